@@ -1,0 +1,86 @@
+// Package pipeline is airpipe's generic engine: an ordered list of stages,
+// each with its own bounded worker pool, carrying items from a source through
+// the stages to a single-owner sink. It knows nothing about Metal, LLVM or
+// SPIR-V: it sees items, stage results and failure codes.
+package pipeline
+
+import "time"
+
+// Status is the outcome of one stage for one item.
+type Status string
+
+// The six outcomes a stage can have for an item (ARCHITECTURE.md §3).
+const (
+	// Passed means the stage ran and its check agreed.
+	Passed Status = "passed"
+	// Failed means the stage ran and found a problem; Code says which.
+	Failed Status = "failed"
+	// Unjudged means the stage ran but nothing could judge its output.
+	Unjudged Status = "unjudged"
+	// Unavailable means the tool or device the stage needs is absent here.
+	Unavailable Status = "unavailable"
+	// NotRun means an earlier stage stopped the item.
+	NotRun Status = "not-run"
+	// Skipped means the user excluded the stage.
+	Skipped Status = "skipped"
+)
+
+// Continues reports whether an item with this status goes on to the next
+// stage. Only a pass does: a module stops at its first stage that did not
+// pass, so "reached" always means an unbroken run of passes.
+func (s Status) Continues() bool { return s == Passed }
+
+// Generic failure codes the engine itself produces. Domain codes are defined
+// by the stages package; all codes are append-only and documented in
+// docs/codes.md.
+const (
+	// CodeCrash is a panic inside a stage; Detail holds a stack hash.
+	CodeCrash = "crash"
+	// CodeTimeout is a stage that ran past its per-item timeout.
+	CodeTimeout = "timeout"
+	// CodeCancelled is an item whose stage was interrupted by the user.
+	CodeCancelled = "cancelled"
+)
+
+// Finding is one missing feature: a stable code and a detail naming the
+// missing thing (an intrinsic, a record, a metadata key).
+type Finding struct {
+	Code   string `json:"code"`
+	Detail string `json:"detail"`
+}
+
+// Result is what one stage says about one item.
+type Result struct {
+	Stage   string        `json:"stage"`
+	Status  Status        `json:"status"`
+	Code    string        `json:"code,omitempty"`
+	Detail  string        `json:"detail,omitempty"`
+	Message string        `json:"message,omitempty"`
+	// Missing lists every missing feature found, not only the first.
+	Missing []Finding `json:"missing,omitempty"`
+	// Features is the item's feature inventory as this stage saw it.
+	Features []string `json:"features,omitempty"`
+	// Data holds stage-specific facts (ISA statistics, tool words) that
+	// belong in the results row.
+	Data     map[string]string `json:"data,omitempty"`
+	Duration time.Duration     `json:"duration"`
+}
+
+// Pass returns a passed result.
+func Pass() Result { return Result{Status: Passed} }
+
+// Fail returns a failed result with a stable code, a detail naming the
+// missing or broken thing, and a human message.
+func Fail(code, detail, message string) Result {
+	return Result{Status: Failed, Code: code, Detail: detail, Message: message}
+}
+
+// Unavailablef returns an unavailable result carrying the reason.
+func Unavailablef(reason string) Result {
+	return Result{Status: Unavailable, Message: reason}
+}
+
+// UnjudgedBecause returns an unjudged result carrying the reason.
+func UnjudgedBecause(reason string) Result {
+	return Result{Status: Unjudged, Message: reason}
+}

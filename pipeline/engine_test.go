@@ -1,0 +1,247 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+type item struct {
+	src, n int
+	key    string
+}
+
+func sources(n int) <-chan int {
+	ch := make(chan int, n)
+	for i := range n {
+		ch <- i
+	}
+	close(ch)
+	return ch
+}
+
+// expandBy makes k items per source, keyed so that items of different
+// sources with the same n share a key.
+func expandBy(k int) func(context.Context, int) []*item {
+	return func(_ context.Context, s int) []*item {
+		out := make([]*item, k)
+		for i := range out {
+			out[i] = &item{src: s, n: i, key: fmt.Sprint("k", i)}
+		}
+		return out
+	}
+}
+
+func collect(t *testing.T, e *Engine[int, *item], srcs <-chan int) []Done[*item] {
+	t.Helper()
+	var got []Done[*item]
+	e.Sink = func(d Done[*item]) error { got = append(got, d); return nil }
+	if err := e.Run(context.Background(), srcs); err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
+func passStage(name string, perOcc bool, calls *atomic.Int64) Stage[*item] {
+	return Stage[*item]{Name: name, PerOccurrence: perOcc, Run: func(context.Context, *item) Result {
+		calls.Add(1)
+		return Pass()
+	}}
+}
+
+func TestEngineEveryItemOneDoneAndDedup(t *testing.T) {
+	var occ, shared atomic.Int64
+	e := &Engine[int, *item]{
+		Expand: expandBy(5), Jobs: 3,
+		Key:    func(it *item) string { return it.key },
+		Stages: []Stage[*item]{passStage("a", true, &occ), passStage("b", false, &shared)},
+	}
+	got := collect(t, e, sources(40))
+	if len(got) != 200 {
+		t.Fatalf("got %d done items, want 200", len(got))
+	}
+	if occ.Load() != 200 {
+		t.Errorf("per-occurrence stage ran %d times, want 200", occ.Load())
+	}
+	if shared.Load() != 5 {
+		t.Errorf("shared stage ran %d times, want once per key (5)", shared.Load())
+	}
+	seen := map[string]bool{}
+	nShared := 0
+	for _, d := range got {
+		id := fmt.Sprint(d.Item.src, "/", d.Item.n)
+		if seen[id] {
+			t.Fatalf("item %s delivered twice", id)
+		}
+		seen[id] = true
+		for _, r := range d.Results {
+			if r.Status != Passed {
+				t.Fatalf("item %s: %+v", id, r)
+			}
+		}
+		if d.Shared {
+			nShared++
+		}
+	}
+	if nShared != 195 {
+		t.Errorf("%d items marked shared, want 195", nShared)
+	}
+}
+
+func TestEngineOutcomes(t *testing.T) {
+	tests := []struct {
+		name     string
+		run      func(context.Context, *item) Result
+		timeout  time.Duration
+		status   Status
+		code     string
+		msgParts string
+	}{
+		{"pass", func(context.Context, *item) Result { return Pass() }, 0, Passed, "", ""},
+		{"fail", func(context.Context, *item) Result { return Fail("x/y", "d", "m") }, 0, Failed, "x/y", "m"},
+		{"panic", func(context.Context, *item) Result { panic("boom") }, 0, Failed, CodeCrash, "boom"},
+		{"timeout", func(ctx context.Context, _ *item) Result { <-ctx.Done(); time.Sleep(5 * time.Millisecond); return Pass() }, 20 * time.Millisecond, Failed, CodeTimeout, "timeout"},
+		{"hang-ignoring-ctx", func(context.Context, *item) Result { time.Sleep(300 * time.Millisecond); return Pass() }, 20 * time.Millisecond, Failed, CodeTimeout, "timeout"},
+		{"empty", func(context.Context, *item) Result { return Result{} }, 0, Failed, CodeCrash, "no status"},
+		{"unjudged", func(context.Context, *item) Result { return UnjudgedBecause("no reference") }, 0, Unjudged, "", "no reference"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var later atomic.Int64
+			e := &Engine[int, *item]{
+				Expand: expandBy(2), Jobs: 2, Timeout: tc.timeout,
+				Stages: []Stage[*item]{{Name: "s", Run: tc.run}, passStage("after", false, &later)},
+			}
+			got := collect(t, e, sources(3))
+			if len(got) != 6 {
+				t.Fatalf("got %d items, want 6", len(got))
+			}
+			for _, d := range got {
+				r := d.Results[0]
+				if r.Status != tc.status || r.Code != tc.code || !strings.Contains(r.Message, tc.msgParts) {
+					t.Fatalf("result %+v, want status %s code %q message containing %q", r, tc.status, tc.code, tc.msgParts)
+				}
+				if r.Stage != "s" {
+					t.Errorf("stage name %q", r.Stage)
+				}
+				wantAfter := NotRun
+				if tc.status == Passed {
+					wantAfter = Passed
+				}
+				if d.Results[1].Status != wantAfter && !(wantAfter == NotRun && d.Results[1].Status == "") {
+					t.Errorf("later stage %q, want %q", d.Results[1].Status, wantAfter)
+				}
+			}
+			if tc.status != Passed && later.Load() != 0 {
+				t.Errorf("later stage ran %d times after a stop", later.Load())
+			}
+		})
+	}
+}
+
+func TestEngineCancelDeliversEveryItem(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	var started atomic.Int64
+	srcs := make(chan int)
+	e := &Engine[int, *item]{
+		Expand: expandBy(4), Jobs: 2,
+		Stages: []Stage[*item]{{Name: "slow", Run: func(ctx context.Context, _ *item) Result {
+			if started.Add(1) == 3 {
+				cancel()
+			}
+			select {
+			case <-ctx.Done():
+				return Result{Status: NotRun, Code: CodeCancelled}
+			case <-time.After(10 * time.Millisecond):
+				return Pass()
+			}
+		}}},
+	}
+	var got []Done[*item]
+	e.Sink = func(d Done[*item]) error { got = append(got, d); return nil }
+	expanded := 0
+	e.Progress = func(ev Event) {
+		if ev.Kind == SourceDone {
+			expanded += ev.Items
+		}
+	}
+	go func() {
+		defer close(srcs)
+		for i := 0; i < 1000; i++ {
+			select {
+			case srcs <- i:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	if err := e.Run(ctx, srcs); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != expanded || expanded == 0 || expanded >= 4000 {
+		t.Fatalf("delivered %d of %d expanded items", len(got), expanded)
+	}
+	cancelled := 0
+	for _, d := range got {
+		if d.Results[0].Code == CodeCancelled {
+			cancelled++
+		}
+	}
+	if cancelled == 0 {
+		t.Errorf("no item marked cancelled")
+	}
+}
+
+func TestEngineSinkErrorKeepsDraining(t *testing.T) {
+	e := &Engine[int, *item]{Expand: expandBy(3), Stages: []Stage[*item]{{Name: "s", Run: func(context.Context, *item) Result { return Pass() }}}}
+	n := 0
+	e.Sink = func(Done[*item]) error { n++; return fmt.Errorf("disk full") }
+	err := e.Run(context.Background(), sources(5))
+	if err == nil || !strings.Contains(err.Error(), "disk full") {
+		t.Fatalf("err %v", err)
+	}
+	if n != 15 {
+		t.Errorf("sink saw %d items, want 15", n)
+	}
+}
+
+func TestCheckStages(t *testing.T) {
+	run := func(context.Context, int) Result { return Pass() }
+	tests := []struct {
+		name   string
+		stages []Stage[int]
+		want   string
+	}{
+		{"ok", []Stage[int]{{Name: "a", PerOccurrence: true, Run: run}, {Name: "b", Run: run}}, ""},
+		{"dup", []Stage[int]{{Name: "a", Run: run}, {Name: "a", Run: run}}, "twice"},
+		{"noname", []Stage[int]{{Run: run}}, "no name"},
+		{"norun", []Stage[int]{{Name: "a"}}, "no Run"},
+		{"order", []Stage[int]{{Name: "a", Run: run}, {Name: "b", PerOccurrence: true, Run: run}}, "comes after"},
+	}
+	for _, tc := range tests {
+		err := checkStages(tc.stages)
+		got := ""
+		if err != nil {
+			got = err.Error()
+		}
+		if (tc.want == "") != (err == nil) || !strings.Contains(got, tc.want) {
+			t.Errorf("%s: err %v, want %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+func TestStackHashStable(t *testing.T) {
+	var hashes []string
+	for range 2 {
+		r := runGuarded(context.Background(), Stage[int]{Name: "p", Run: func(context.Context, int) Result { panic("x") }}, 0, 0)
+		hashes = append(hashes, r.Detail)
+	}
+	sort.Strings(hashes)
+	if hashes[0] != hashes[1] || !strings.HasPrefix(hashes[0], "panic@") {
+		t.Errorf("hashes %v", hashes)
+	}
+}

@@ -1,0 +1,51 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// Stage is one step of the pipeline: a value in one explicit, ordered list.
+type Stage[T any] struct {
+	// Name is the stage's stable name, used in results and flags.
+	Name string
+	// Version changes whenever the stage's behaviour changes; it is part of
+	// every cache key.
+	Version string
+	// Workers bounds the stage's pool; 0 means the engine's default.
+	Workers int
+	// Timeout bounds one item's run of this stage; 0 means the engine's default.
+	Timeout time.Duration
+	// PerOccurrence stages run for every item. The others run once per
+	// distinct item key and their results are copied to every item with the
+	// same key. Per-occurrence stages must come first in the list.
+	PerOccurrence bool
+	// Run does the stage's work for one item. It must respect ctx.
+	Run func(ctx context.Context, item T) Result
+}
+
+// checkStages verifies the list's order invariants, like a compiler's pass
+// table: names unique and non-empty, a Run for each, and per-occurrence
+// stages forming a prefix.
+func checkStages[T any](stages []Stage[T]) error {
+	seen := map[string]bool{}
+	shared := false
+	for i, s := range stages {
+		switch {
+		case s.Name == "":
+			return fmt.Errorf("pipeline: stage %d has no name", i)
+		case seen[s.Name]:
+			return fmt.Errorf("pipeline: stage %q listed twice", s.Name)
+		case s.Run == nil:
+			return fmt.Errorf("pipeline: stage %q has no Run", s.Name)
+		case s.PerOccurrence && shared:
+			return fmt.Errorf("pipeline: per-occurrence stage %q comes after a shared stage", s.Name)
+		}
+		seen[s.Name] = true
+		if !s.PerOccurrence {
+			shared = true
+		}
+	}
+	return nil
+}

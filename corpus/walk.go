@@ -1,0 +1,138 @@
+// Package corpus finds Metal libraries: it walks directories and files
+// (following symbolic links only while they stay inside the given roots)
+// and classifies each file. The container format itself lives in
+// corpus/mtlb.
+package corpus
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Entry is one file the walk met. A refused entry carries the reason it
+// was not read; every entry met is reported exactly once.
+type Entry struct {
+	// Path is the file's path as reached from its root.
+	Path string
+	// Provenance names the file for results (the path; later layers such as
+	// archives append "!/inner/path").
+	Provenance string
+	// Size is the file's size in bytes.
+	Size int64
+	// Refused is non-empty when the entry is not read, with the reason:
+	// a symbolic link leaving the roots, a directory loop, an unreadable
+	// file, a special file.
+	Refused string
+}
+
+// Refusal reasons reported in Entry.Refused.
+const (
+	RefusedOutsideRoots = "symlink leaves the corpus roots"
+	RefusedLoop         = "directory loop"
+	RefusedSpecial      = "not a regular file"
+	RefusedUnreadable   = "unreadable"
+	RefusedBrokenLink   = "broken symlink"
+)
+
+// Walk visits every file under roots (directories recursively, files
+// directly) in a deterministic order. A root that cannot be read is an
+// error; anything below a root that cannot be read is an Entry with a
+// reason. visit's error stops the walk; so does ctx.
+func Walk(ctx context.Context, roots []string, visit func(Entry) error) error {
+	w := &walker{ctx: ctx, visit: visit, seenDirs: map[string]bool{}}
+	for _, r := range roots {
+		abs, err := filepath.Abs(r)
+		if err != nil {
+			return fmt.Errorf("corpus root %s: %w", r, err)
+		}
+		real, err := filepath.EvalSymlinks(abs)
+		if err != nil {
+			return fmt.Errorf("corpus root %s: %w", r, err)
+		}
+		if _, err := os.Stat(real); err != nil {
+			return fmt.Errorf("corpus root %s: %w", r, err)
+		}
+		w.roots = append(w.roots, real)
+	}
+	for i, r := range roots {
+		if err := w.walk(r, w.roots[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+type walker struct {
+	ctx      context.Context
+	visit    func(Entry) error
+	roots    []string
+	seenDirs map[string]bool
+}
+
+// inside reports whether a resolved path lies within one of the roots.
+func (w *walker) inside(real string) bool {
+	for _, r := range w.roots {
+		if real == r || strings.HasPrefix(real, r+string(filepath.Separator)) {
+			return true
+		}
+	}
+	return false
+}
+
+// walk visits path, whose symlink-free location is real.
+func (w *walker) walk(path, real string) error {
+	if err := w.ctx.Err(); err != nil {
+		return err
+	}
+	info, err := os.Stat(real)
+	if err != nil {
+		return w.visit(Entry{Path: path, Provenance: path, Refused: RefusedUnreadable + ": " + err.Error()})
+	}
+	switch {
+	case info.IsDir():
+		if w.seenDirs[real] {
+			return w.visit(Entry{Path: path, Provenance: path, Refused: RefusedLoop + " (" + real + " already walked)"})
+		}
+		w.seenDirs[real] = true
+		des, err := os.ReadDir(real)
+		if err != nil {
+			return w.visit(Entry{Path: path, Provenance: path, Refused: RefusedUnreadable + ": " + err.Error()})
+		}
+		sort.Slice(des, func(i, j int) bool { return des[i].Name() < des[j].Name() })
+		for _, de := range des {
+			if err := w.child(filepath.Join(path, de.Name()), filepath.Join(real, de.Name()), de); err != nil {
+				return err
+			}
+		}
+		return nil
+	case info.Mode().IsRegular():
+		return w.visit(Entry{Path: path, Provenance: path, Size: info.Size()})
+	default:
+		return w.visit(Entry{Path: path, Provenance: path, Refused: RefusedSpecial + " (" + info.Mode().Type().String() + ")"})
+	}
+}
+
+// child visits one directory entry, resolving symbolic links.
+func (w *walker) child(path, real string, de fs.DirEntry) error {
+	if de.Type()&fs.ModeSymlink == 0 {
+		return w.walk(path, real)
+	}
+	target, err := filepath.EvalSymlinks(real)
+	if err != nil {
+		reason := RefusedBrokenLink
+		if !errors.Is(err, fs.ErrNotExist) {
+			reason = RefusedUnreadable + ": " + err.Error()
+		}
+		return w.visit(Entry{Path: path, Provenance: path, Refused: reason})
+	}
+	if !w.inside(target) {
+		return w.visit(Entry{Path: path, Provenance: path, Refused: RefusedOutsideRoots + " (" + target + ")"})
+	}
+	return w.walk(path, target)
+}

@@ -47,4 +47,3 @@ func TestSchemaDocMatchesColumns(t *testing.T) {
 		}
 	}
 }
-

@@ -1,0 +1,60 @@
+# airpipe — build, run, test, bench, fuzz, lint.
+# `make test` installs the Debian packages the tests need when they are
+# missing (as root, with apt-get), then vets and tests everything.
+
+GO        ?= go
+CORPUS    ?= $(abspath ../shared/corpus)
+FUZZTIME  ?= 15s
+STATICCHECK_VERSION ?= v0.8.2
+export AIRPIPE_CORPUS ?= $(if $(wildcard $(CORPUS)/MANIFEST.tsv),$(CORPUS),)
+
+PACKAGES := llvm-19 llvm-19-dev spirv-tools spirv-headers mesa-vulkan-drivers libvulkan1 vulkan-tools p7zip-full
+
+.PHONY: build run test deps bench fuzz fuzz-short lint sample clean
+
+build:
+	$(GO) build -o bin/airpipe ./cmd/airpipe
+
+# The main job on the project's embedded sample corpus.
+run: build
+	./bin/airpipe run --out results testdata/sample
+
+deps:
+	@missing=""; for p in $(PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+		echo "installing:$$missing"; \
+		if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO=sudo; fi; \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
+	fi
+	$(GO) mod download
+
+test: deps
+	$(GO) vet ./...
+	$(GO) test -count=1 ./...
+	$(MAKE) fuzz-short
+
+bench: build
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+# Each fuzz target for FUZZTIME (go test -fuzz takes one target per run).
+fuzz:
+	@for t in $$($(GO) list -f '{{.ImportPath}}' ./...); do \
+		for f in $$($(GO) test -list '^Fuzz' $$t 2>/dev/null | grep '^Fuzz'); do \
+			echo "fuzz $$t $$f"; $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$t || exit 1; \
+		done; \
+	done
+
+fuzz-short:
+	$(MAKE) fuzz FUZZTIME=5s
+
+lint:
+	test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (gofmt -l $$(git ls-files '*.go'); exit 1)
+	$(GO) vet ./...
+	$(GO) run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION) ./...
+
+# Regenerates testdata/sample from its .ll sources (needs llvm-as-19).
+sample:
+	./testdata/sample/make.sh
+
+clean:
+	rm -rf bin results

@@ -1,0 +1,74 @@
+package stages
+
+import (
+	"context"
+	"encoding/hex"
+	"errors"
+	"fmt"
+
+	"github.com/airpipe/airpipe/corpus/mtlb"
+	"github.com/airpipe/airpipe/pipeline"
+)
+
+// containerVersion changes whenever the container stage's verdicts change.
+const containerVersion = "1"
+
+// Container is the container stage: the library parsed, the function's
+// bitcode slice in bounds, its SHA-256 equal to its HASH tag, and its
+// bitcode wrapper valid. Unknown tags and codes are passed on as features.
+func Container() pipeline.Stage[*Module] {
+	return pipeline.Stage[*Module]{
+		Name: "container", Version: containerVersion, PerOccurrence: true,
+		Run: func(_ context.Context, m *Module) pipeline.Result { return checkContainer(m) },
+	}
+}
+
+func checkContainer(m *Module) pipeline.Result {
+	lib := m.Library
+	if lib.Err != nil {
+		detail := lib.ErrCode
+		var fe *mtlb.FormatError
+		if errors.As(lib.Err, &fe) {
+			detail = fe.Construct
+		}
+		code := lib.ErrCode
+		if code == "" {
+			code = CodeMalformedLibrary
+		}
+		return pipeline.Fail(code, detail, lib.Err.Error())
+	}
+	f := m.Function
+	construct := fmt.Sprintf("function[%d] %q", m.Index, f.Name)
+	if f.Problem != nil {
+		return pipeline.Fail(CodeBitcodeOutOfBounds, f.Problem.Construct, f.Problem.Error())
+	}
+	if !f.HasHash {
+		return pipeline.Fail(CodeMissingHash, construct, construct+": no HASH tag")
+	}
+	if !f.HashMatches() {
+		return pipeline.Fail(CodeHashMismatch, construct, fmt.Sprintf("%s: SHA-256 of the bitcode slice is %s, HASH tag says %s",
+			construct, m.SHA256, hex.EncodeToString(f.Hash[:])))
+	}
+	raw, err := f.RawBitcode()
+	if err != nil {
+		return pipeline.Fail(CodeBadWrapper, construct, err.Error())
+	}
+	m.Bitcode = raw
+	res := pipeline.Pass()
+	res.Features = append(res.Features, lib.Lib.Unknown...)
+	for _, t := range f.Tags {
+		if !knownFunctionTag(t.Name) {
+			res.Features = append(res.Features, "container.tag."+t.Name)
+		}
+	}
+	return res
+}
+
+// knownFunctionTag reports whether a function tag is one seed 000 documents.
+func knownFunctionTag(name string) bool {
+	switch name {
+	case "NAME", "MDSZ", "TYPE", "HASH", "OFFT", "SOFF", "VERS", "LAYR", "TESS", "ENDT":
+		return true
+	}
+	return false
+}

@@ -1,0 +1,91 @@
+package stages
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/airpipe/airpipe/corpus"
+	"github.com/airpipe/airpipe/corpus/mtlb"
+)
+
+// DefaultMaxFileSize is the largest library file read whole (1 GiB).
+const DefaultMaxFileSize = 1 << 30
+
+// LoadLibrary reads one library file and fans it out into its modules. A
+// file that cannot be read or parsed becomes one module with index -1,
+// which the container stage fails with the reason; a library with no
+// functions yields no modules.
+func LoadLibrary(_ context.Context, e corpus.Entry, maxSize int64) []*Module {
+	lib := &Library{Source: e.Provenance}
+	data, err := readCapped(e.Path, maxSize)
+	if err != nil {
+		lib.Err = err
+		lib.ErrCode = CodeUnreadable
+		if _, ok := err.(*tooLargeError); ok {
+			lib.ErrCode = CodeFileTooLarge
+		}
+		return modulesOf(lib)
+	}
+	sum := sha256.Sum256(data)
+	lib.SHA256 = hex.EncodeToString(sum[:])
+	lib.Lib, lib.Err = mtlb.Parse(data)
+	if lib.Err != nil {
+		lib.Lib = nil
+		lib.ErrCode = CodeMalformedLibrary
+	}
+	return modulesOf(lib)
+}
+
+type tooLargeError struct{ size, max int64 }
+
+func (e *tooLargeError) Error() string {
+	return fmt.Sprintf("file is %d bytes, more than the limit of %d (--max-file-size)", e.size, e.max)
+}
+
+// readCapped reads a whole file, refusing files over max bytes before
+// allocating for them.
+func readCapped(path string, max int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if st.Size() > max {
+		return nil, &tooLargeError{st.Size(), max}
+	}
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > max {
+		return nil, &tooLargeError{int64(len(data)), max}
+	}
+	return data, nil
+}
+
+// HasLibraryMagic reports whether the file at path starts with "MTLB".
+// A library is recognised by its magic, never by its name.
+func HasLibraryMagic(path string) (bool, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	var magic [4]byte
+	n, err := io.ReadFull(f, magic[:])
+	if err == io.EOF || err == io.ErrUnexpectedEOF {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	return n == 4 && string(magic[:]) == mtlb.Magic, nil
+}

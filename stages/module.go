@@ -1,0 +1,67 @@
+// Package stages holds airpipe's stages as thin adapters over corpus,
+// compiler and device, and the ordered list Default returns. It also turns
+// a finished module into its results row.
+package stages
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+
+	"github.com/airpipe/airpipe/corpus/mtlb"
+)
+
+// Library is one library file as the container stage sees it. It is shared,
+// read-only, by all the modules of the library.
+type Library struct {
+	// Source is the provenance path of the library.
+	Source string
+	// SHA256 is the hex SHA-256 of the library's bytes.
+	SHA256 string
+	// Lib is the parsed library; nil when Err is set.
+	Lib *mtlb.Library
+	// Err is the library-level failure: code and error.
+	Err     error
+	ErrCode string
+}
+
+// Module is one function of one library on its way through the stages.
+// Each stage fills in what later stages need; only one goroutine owns a
+// Module at a time.
+type Module struct {
+	Library *Library
+	// Index is the function's position in the library; -1 for the row that
+	// stands for a library that failed as a whole.
+	Index    int
+	Function *mtlb.Function
+	// SHA256 is the hex SHA-256 of the function's bitcode slice ("" when
+	// there is none). Modules with equal SHA256 share the work of every
+	// stage after the container.
+	SHA256 string
+	// Bitcode is the raw LLVM bitcode inside the slice's wrapper, set by
+	// the container stage.
+	Bitcode []byte
+
+	// Artifacts of later stages.
+	artifacts
+}
+
+// Key is the pipeline's dedup key: the bitcode's SHA-256.
+func Key(m *Module) string { return m.SHA256 }
+
+// modulesOf fans a parsed library out into one Module per function.
+func modulesOf(lib *Library) []*Module {
+	if lib.Err != nil || lib.Lib == nil {
+		return []*Module{{Library: lib, Index: -1}}
+	}
+	out := make([]*Module, len(lib.Lib.Functions))
+	for i := range lib.Lib.Functions {
+		f := &lib.Lib.Functions[i]
+		m := &Module{Library: lib, Index: i, Function: f}
+		if f.Bitcode != nil {
+			sum := sha256.Sum256(f.Bitcode)
+			m.SHA256 = hex.EncodeToString(sum[:])
+		}
+		out[i] = m
+	}
+	return out
+}

@@ -1,0 +1,90 @@
+package stages
+
+import (
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/airpipe/airpipe/analytics"
+	"github.com/airpipe/airpipe/corpus/mtlb"
+	"github.com/airpipe/airpipe/pipeline"
+)
+
+// RunInfo is what every row of one run shares.
+type RunInfo struct {
+	ID      string
+	Started time.Time
+	// Stages are the names of the run's stages, in order.
+	Stages []string
+}
+
+// Record turns one finished module into its results row.
+func Record(run RunInfo, d pipeline.Done[*Module]) analytics.Row {
+	m := d.Item
+	row := analytics.Row{
+		RunID: run.ID, RunStarted: run.Started.UnixMilli(), SchemaVersion: analytics.SchemaVersion,
+		Source: m.Library.Source, LibrarySHA256: m.Library.SHA256,
+		FunctionIndex: int32(m.Index), BitcodeSHA256: m.SHA256,
+	}
+	if l := m.Library.Lib; l != nil {
+		row.Platform = mtlb.PlatformName(l.Platform)
+		row.TargetOS = mtlb.TargetOSName(l.TargetOS)
+		row.OSVersion = fmt.Sprintf("%d.%d", l.OSMajor, l.OSMinor)
+		row.LibraryType = mtlb.LibraryTypeName(l.LibraryType)
+		row.FormatVersion = fmt.Sprintf("%d.%d", l.FormatMajor, l.FormatMinor)
+	}
+	if f := m.Function; f != nil {
+		row.Function = f.Name
+		row.FunctionType = mtlb.FunctionTypeName(f.Type)
+		if f.HasVersion {
+			row.AIRVersion = fmt.Sprintf("%d.%d", f.AIRMajor, f.AIRMinor)
+			row.LanguageVersion = fmt.Sprintf("%d.%d", f.LangMajor, f.LangMinor)
+		}
+		row.BitcodeBytes = int64(len(f.Bitcode))
+	}
+
+	features := map[string]bool{}
+	stopped := false
+	for i, name := range run.Stages {
+		res := d.Results[i]
+		status := res.Status
+		if status == "" {
+			status = pipeline.NotRun
+		}
+		row.SetStage(name, string(status), res.Duration.Milliseconds())
+		for _, f := range res.Features {
+			features[f] = true
+		}
+		for _, f := range res.Missing {
+			row.Missing = append(row.Missing, analytics.Finding{Code: f.Code, Detail: f.Detail})
+		}
+		for k, v := range res.Data {
+			row.Data = append(row.Data, name+"."+k+"="+v)
+		}
+		if stopped {
+			continue
+		}
+		if status == pipeline.Passed {
+			row.StageReached = name
+			continue
+		}
+		stopped = true
+		row.FailedStage = name
+		switch status {
+		case pipeline.Failed, pipeline.NotRun:
+			row.FailureCode, row.FailureDetail, row.FailureMessage = res.Code, res.Detail, res.Message
+		default:
+			row.StatusReason = res.Message
+		}
+		if status != pipeline.Failed && res.Code == "" {
+			// Set aside, not failed: no failed stage.
+			row.FailedStage = ""
+		}
+	}
+	for f := range features {
+		row.Features = append(row.Features, f)
+	}
+	sort.Strings(row.Features)
+	sort.Strings(row.Data)
+	return row
+}

@@ -1,0 +1,198 @@
+// Package proc runs external tools (llvm-dis, spirv-val, 7z, llc, driver
+// children, user tools) as contained child processes: each in its own
+// process group, killed with its group at its timeout or when its context
+// ends, optionally memory-limited, with its output captured up to a cap.
+// A tool's failure becomes data (an Outcome), never a crash of airpipe.
+package proc
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// DefaultMaxOutput caps each of stdout and stderr when Spec.MaxOutput is 0.
+const DefaultMaxOutput = 4 << 20
+
+// Spec says how to run one tool.
+type Spec struct {
+	// Path is the program; looked up in PATH when it has no slash.
+	Path string
+	Args []string
+	// Dir is the working directory ("" = the current one).
+	Dir string
+	// Env, when non-nil, is appended to the current environment.
+	Env []string
+	// Stdin is fed to the tool's standard input.
+	Stdin []byte
+	// Timeout bounds the run (0: only ctx bounds it).
+	Timeout time.Duration
+	// MaxOutput caps captured stdout and stderr each (0: DefaultMaxOutput).
+	MaxOutput int
+	// MemoryLimit caps the tool's address space in bytes (0: none). It is
+	// applied with the shell's ulimit -v before the tool is exec'd.
+	MemoryLimit uint64
+}
+
+// Outcome is what happened to one run.
+type Outcome struct {
+	ExitCode int // -1 when killed by a signal
+	Signal   string
+	Stdout   []byte
+	Stderr   []byte
+	// Truncated reports that stdout or stderr passed MaxOutput.
+	Truncated bool
+	TimedOut  bool
+	Cancelled bool
+	Duration  time.Duration
+}
+
+// Failure codes an Outcome can map to (see Code).
+const (
+	CodeTimeout = "timeout"
+	CodeCrash   = "crash"
+	CodeOOM     = "oom"
+)
+
+// Code classifies a run that did not exit 0: "timeout", "oom" (memory
+// limit hit, as far as the tool's words and signal tell), "crash" (killed by
+// a signal), or "" for a normal exit (zero or not: a non-zero exit status
+// is the tool's verdict, for the caller to read).
+func (o Outcome) Code() string {
+	switch {
+	case o.TimedOut:
+		return CodeTimeout
+	case o.Signal != "" && looksOOM(o.Stderr):
+		return CodeOOM
+	case o.ExitCode != 0 && looksOOM(o.Stderr):
+		return CodeOOM
+	case o.Signal != "":
+		return CodeCrash
+	}
+	return ""
+}
+
+func looksOOM(stderr []byte) bool {
+	s := strings.ToLower(string(stderr))
+	return strings.Contains(s, "out of memory") || strings.Contains(s, "bad_alloc") || strings.Contains(s, "cannot allocate memory") || strings.Contains(s, "memoryerror")
+}
+
+// Tail returns the last n lines of the tool's stderr (or stdout when
+// stderr is empty), for messages.
+func (o Outcome) Tail(n int) string {
+	b := o.Stderr
+	if len(bytes.TrimSpace(b)) == 0 {
+		b = o.Stdout
+	}
+	lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Describe says in words how the run ended.
+func (o Outcome) Describe() string {
+	switch {
+	case o.TimedOut:
+		return fmt.Sprintf("killed after its timeout (%s)", o.Duration.Truncate(time.Millisecond))
+	case o.Cancelled:
+		return "killed: run cancelled"
+	case o.Signal != "":
+		return "killed by signal " + o.Signal
+	}
+	return "exit status " + strconv.Itoa(o.ExitCode)
+}
+
+// ErrNotFound wraps a tool that is not installed.
+var ErrNotFound = errors.New("tool not found")
+
+// Run runs the tool and waits for it and its process group. The error is
+// non-nil only when the tool could not be started (ErrNotFound when it is
+// absent); everything the tool does is reported in the Outcome.
+func Run(ctx context.Context, s Spec) (Outcome, error) {
+	path, err := exec.LookPath(s.Path)
+	if err != nil {
+		return Outcome{}, fmt.Errorf("%s: %w", s.Path, ErrNotFound)
+	}
+	if s.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, s.Timeout)
+		defer cancel()
+	}
+	argv := append([]string{path}, s.Args...)
+	if s.MemoryLimit > 0 {
+		kib := strconv.FormatUint(s.MemoryLimit/1024, 10)
+		argv = append([]string{"/bin/sh", "-c", `ulimit -v "$0" && exec "$@"`, kib}, argv...)
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = s.Dir
+	if s.Env != nil {
+		cmd.Env = append(cmd.Environ(), s.Env...)
+	}
+	cmd.Stdin = bytes.NewReader(s.Stdin)
+	limit := s.MaxOutput
+	if limit <= 0 {
+		limit = DefaultMaxOutput
+	}
+	stdout, stderr := &capped{max: limit}, &capped{max: limit}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+
+	start := time.Now()
+	if err := cmd.Start(); err != nil {
+		return Outcome{}, fmt.Errorf("%s: %w", s.Path, err)
+	}
+	waited := make(chan error, 1)
+	go func() { waited <- cmd.Wait() }()
+	var out Outcome
+	select {
+	case err = <-waited:
+	case <-ctx.Done():
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		err = <-waited
+		out.TimedOut = errors.Is(ctx.Err(), context.DeadlineExceeded)
+		out.Cancelled = !out.TimedOut
+	}
+	// Whatever the leader did, leave no member of its group behind.
+	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	out.Duration = time.Since(start)
+	out.Stdout, out.Stderr = stdout.buf.Bytes(), stderr.buf.Bytes()
+	out.Truncated = stdout.over || stderr.over
+	out.ExitCode = cmd.ProcessState.ExitCode()
+	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		out.Signal = ws.Signal().String()
+	}
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		return out, fmt.Errorf("%s: %w", s.Path, err)
+	}
+	return out, nil
+}
+
+// capped is a writer that keeps the first max bytes and drops the rest.
+type capped struct {
+	buf  bytes.Buffer
+	max  int
+	over bool
+}
+
+func (c *capped) Write(p []byte) (int, error) {
+	if room := c.max - c.buf.Len(); room > 0 {
+		if len(p) > room {
+			c.buf.Write(p[:room])
+			c.over = true
+		} else {
+			c.buf.Write(p)
+		}
+	} else if len(p) > 0 {
+		c.over = true
+	}
+	return len(p), nil
+}

@@ -1,4 +1,74 @@
 package stages
 
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
 // artifacts are what the stages after the container hand to each other.
-type artifacts struct{}
+type artifacts struct {
+	// Files maps artifact names ("bitcode", "ll", "spirv", "reflection",
+	// or whatever an exec stage declares) to files in the module's work
+	// directory.
+	Files map[string]string
+	// workDir is the module's scratch directory, made on first use.
+	workDir string
+}
+
+// WorkDir returns the module's scratch directory under base, creating it on
+// first use. Its name is derived from the bitcode hash so identical
+// modules share nothing by accident and the directory is easy to find.
+func (m *Module) WorkDir(base string) (string, error) {
+	if m.workDir != "" {
+		return m.workDir, nil
+	}
+	name := m.SHA256
+	if len(name) > 16 {
+		name = name[:16]
+	}
+	if name == "" {
+		name = "library"
+	}
+	dir, err := os.MkdirTemp(base, fmt.Sprintf("%s-%d-", name, m.Index))
+	if err != nil {
+		return "", err
+	}
+	m.workDir = dir
+	return dir, nil
+}
+
+// SetFile records an artifact file.
+func (m *Module) SetFile(name, path string) {
+	if m.Files == nil {
+		m.Files = map[string]string{}
+	}
+	m.Files[name] = path
+}
+
+// fileOrWrite returns an artifact's path, writing data to the work directory
+// first when the artifact is produced in memory (the bitcode).
+func (m *Module) fileOrWrite(base, name, ext string, data []byte) (string, error) {
+	if p, ok := m.Files[name]; ok {
+		return p, nil
+	}
+	dir, err := m.WorkDir(base)
+	if err != nil {
+		return "", err
+	}
+	p := filepath.Join(dir, name+ext)
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		return "", err
+	}
+	m.SetFile(name, p)
+	return p, nil
+}
+
+// BitcodeFile returns the path of the module's raw bitcode as a file in its
+// work directory under base, writing it on first use.
+func (m *Module) BitcodeFile(base string) (string, error) {
+	if m.Bitcode == nil {
+		return "", fmt.Errorf("module has no bitcode (the container stage did not pass)")
+	}
+	return m.fileOrWrite(base, "bitcode", ".bc", m.Bitcode)
+}

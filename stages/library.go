@@ -20,7 +20,7 @@ const DefaultMaxFileSize = 1 << 30
 // which the container stage fails with the reason; a library with no
 // functions yields no modules.
 func LoadLibrary(_ context.Context, e corpus.Entry, maxSize int64) []*Module {
-	lib := &Library{Source: e.Provenance}
+	lib := &Library{Source: e.Provenance, Path: e.Path}
 	data, err := readCapped(e.Path, maxSize)
 	if err != nil {
 		lib.Err = err

@@ -15,6 +15,9 @@ import (
 type Library struct {
 	// Source is the provenance path of the library.
 	Source string
+	// Path is the local file holding the library (for tools that want a
+	// .metallib on disk); for an embedded library it is the outer file.
+	Path string
 	// SHA256 is the hex SHA-256 of the library's bytes.
 	SHA256 string
 	// Lib is the parsed library; nil when Err is set.

@@ -35,8 +35,7 @@ func (p *parser) parseExtension() error {
 			if len(t.Data) != 16 {
 				return errorf(t.Offset, construct, "content size 0x%x, want 0x10", len(t.Data))
 			}
-			u := t.Data
-			ext.UUID = fmt.Sprintf("%X-%X-%X-%X-%X", u[0:4], u[4:6], u[6:8], u[8:10], u[10:16])
+			ext.UUID = formatUUID(t.Data)
 		default:
 			p.note("container.tag." + printableTag(t.Name))
 		}
@@ -147,4 +146,9 @@ func (p *parser) groupList(sec Section, construct string, sizeWidth int) ([]TagG
 		off = next
 	}
 	return groups, nil
+}
+
+// formatUUID renders 16 bytes in the canonical 8-4-4-4-12 form.
+func formatUUID(u []byte) string {
+	return fmt.Sprintf("%X-%X-%X-%X-%X", u[0:4], u[4:6], u[6:8], u[8:10], u[10:16])
 }

@@ -29,11 +29,16 @@ type Function struct {
 	HasMDSZ     bool   `json:"has_mdsz"`
 	// SourceOffset is SOFF: an offset into the embedded source section.
 	SourceOffset *uint64 `json:"source_offset,omitempty"`
-	AIRMajor     uint16  `json:"air_major"`
-	AIRMinor     uint16  `json:"air_minor"`
-	LangMajor    uint16  `json:"lang_major"`
-	LangMinor    uint16  `json:"lang_minor"`
-	HasVersion   bool    `json:"has_version"`
+	// SourceArchive is the ID of the embedded source archive SOFF points to.
+	SourceArchive string `json:"source_archive,omitempty"`
+	// Reflection is the index in Library.Reflection of the RLST group the
+	// undocumented RFLT tag points to; nil without one.
+	Reflection *int   `json:"reflection,omitempty"`
+	AIRMajor   uint16 `json:"air_major"`
+	AIRMinor   uint16 `json:"air_minor"`
+	LangMajor  uint16 `json:"lang_major"`
+	LangMinor  uint16 `json:"lang_minor"`
+	HasVersion bool   `json:"has_version"`
 	// Layer is LAYR: the data type code of render_target_array_index.
 	Layer *uint8 `json:"layer,omitempty"`
 	// Tess is TESS: controlPointCount << 2 | patchType.

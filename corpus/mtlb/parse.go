@@ -41,6 +41,7 @@ func Parse(data []byte) (*Library, error) {
 	p.locateBitcode()
 	p.readMetadata()
 	p.checkSourceOffsets()
+	p.linkReflection()
 	for f := range p.unknown {
 		lib.Unknown = append(lib.Unknown, f)
 	}
@@ -193,7 +194,9 @@ func (p *parser) metadataGroup(sec Section, rel uint64, construct string) ([]Tag
 	return tags, nil
 }
 
-// checkSourceOffsets checks each SOFF against the embedded source section.
+// checkSourceOffsets checks each SOFF against the embedded source section
+// and links it to its archive. Measured on the corpus: SOFF is the archive's
+// group offset in the section plus 4 (it skips the group's size field).
 func (p *parser) checkSourceOffsets() {
 	for i := range p.lib.Functions {
 		f := &p.lib.Functions[i]
@@ -207,6 +210,41 @@ func (p *parser) checkSourceOffsets() {
 		if *f.SourceOffset >= size {
 			f.Problem = errorf(f.Offset, fmt.Sprintf("function[%d] %q tag SOFF", f.Index, f.Name),
 				"offset 0x%x beyond embedded source section (size 0x%x)", *f.SourceOffset, size)
+			continue
+		}
+		for _, a := range p.lib.Source.Archives {
+			if a.RelOffset+4 == *f.SourceOffset || a.RelOffset == *f.SourceOffset {
+				f.SourceArchive = a.ID
+			}
+		}
+		if f.SourceArchive == "" {
+			p.note("container.soff.unmatched")
+		}
+	}
+}
+
+// linkReflection links each RFLT to its RLST group. Measured on the corpus:
+// RFLT is the group's offset from the start of the RLST section.
+func (p *parser) linkReflection() {
+	ext := p.lib.Extension
+	if ext == nil || ext.Reflection == nil {
+		return
+	}
+	for i := range p.lib.Functions {
+		f := &p.lib.Functions[i]
+		for _, t := range f.Tags {
+			if t.Name != "RFLT" || len(t.Data) != 8 {
+				continue
+			}
+			rel := le.Uint64(t.Data)
+			for j, g := range p.lib.Reflection {
+				if uint64(g.Offset) == ext.Reflection.Offset+rel {
+					f.Reflection = &j
+				}
+			}
+			if f.Reflection == nil {
+				p.note("container.rflt.unmatched")
+			}
 		}
 	}
 }

@@ -1,0 +1,513 @@
+package translate
+
+import (
+	"fmt"
+	"sort"
+)
+
+// The structuriser turns a reducible LLVM CFG into Vulkan's structured
+// control flow. It works on an abstract graph: nodes 0..n-1 are the LLVM
+// blocks in function order, with successors in terminator operand order;
+// it appends synthetic forwarding nodes when one block would otherwise merge
+// two constructs (a split: edges from some predecessors into a target are
+// routed through a new node, whose phis the emitter forwards). Shapes it
+// cannot express are refused with a cfgError naming the shape.
+//
+// Every loop gets one back edge (extra back edges are split into a single
+// latch), one exit block (its merge; several exits are refused), and its
+// latch as continue target. Every block with two or more distinct successors
+// (other than a latch) is a selection whose merge is its immediate
+// post-dominator in its loop's region, where leaving the loop, continuing and
+// returning all go to one virtual exit; when that exit is the post-dominator,
+// the merge is a fresh unreachable block.
+
+// cfgError is a control-flow shape outside the structured subset.
+type cfgError struct{ shape string }
+
+func (e *cfgError) Error() string { return "unsupported control flow: " + e.shape }
+
+// cfgSplit routes the edges from preds into target through node.
+type cfgSplit struct {
+	node, target int
+	preds        []int
+}
+
+// loopPlan is one loop: its header, merge (-1: none, a fresh unreachable
+// block) and continue target (the latch; the header itself for a one-block loop).
+type loopPlan struct {
+	header, merge, cont int
+}
+
+// cfgPlan is the structured shape of one function.
+type cfgPlan struct {
+	// succ is every node's successors after the splits.
+	succ [][]int
+	// orig is the number of LLVM blocks; nodes at or above it are synthetic.
+	orig int
+	// splits are the synthetic nodes in creation order.
+	splits []cfgSplit
+	// order is the emission order: reachable nodes in reverse post-order.
+	order []int
+	// loops by header node.
+	loops map[int]*loopPlan
+	// selMerge is the merge node of each selection header (-1: a fresh unreachable block).
+	selMerge map[int]int
+}
+
+const maxCFGSplits = 4096
+
+func planCFG(succ [][]int) (*cfgPlan, error) {
+	p := &cfgPlan{orig: len(succ)}
+	p.succ = make([][]int, len(succ))
+	for i, s := range succ {
+		p.succ[i] = append([]int(nil), s...)
+	}
+	for iter := 0; ; iter++ {
+		if iter > maxCFGSplits+len(succ) {
+			return nil, &cfgError{"structuring did not converge"}
+		}
+		done, err := p.try()
+		if err != nil {
+			return nil, err
+		}
+		if done {
+			return p, nil
+		}
+	}
+}
+
+// split adds a node forwarding the edges from preds into target and returns false
+// so that planning restarts on the changed graph.
+func (p *cfgPlan) split(preds []int, target int) {
+	n := len(p.succ)
+	p.succ = append(p.succ, []int{target})
+	for _, q := range preds {
+		for i, s := range p.succ[q] {
+			if s == target {
+				p.succ[q][i] = n
+			}
+		}
+	}
+	p.splits = append(p.splits, cfgSplit{node: n, target: target, preds: append([]int(nil), preds...)})
+}
+
+// graph facts recomputed on every planning attempt.
+type cfgFacts struct {
+	n      int
+	rpo    []int
+	rpoNum []int // -1 when unreachable
+	preds  [][]int
+	idom   []int
+}
+
+func (p *cfgPlan) facts() *cfgFacts {
+	n := len(p.succ)
+	f := &cfgFacts{n: n, rpoNum: make([]int, n), preds: make([][]int, n), idom: make([]int, n)}
+	for i := range f.rpoNum {
+		f.rpoNum[i] = -1
+	}
+	// Iterative DFS post-order from node 0.
+	visited := make([]bool, n)
+	var post []int
+	type frame struct{ node, next int }
+	stack := []frame{{0, 0}}
+	visited[0] = true
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		if top.next < len(p.succ[top.node]) {
+			s := p.succ[top.node][top.next]
+			top.next++
+			if !visited[s] {
+				visited[s] = true
+				stack = append(stack, frame{s, 0})
+			}
+			continue
+		}
+		post = append(post, top.node)
+		stack = stack[:len(stack)-1]
+	}
+	for i := len(post) - 1; i >= 0; i-- {
+		f.rpoNum[post[i]] = len(f.rpo)
+		f.rpo = append(f.rpo, post[i])
+	}
+	for _, b := range f.rpo {
+		for _, s := range p.succ[b] {
+			if !contains(f.preds[s], b) {
+				f.preds[s] = append(f.preds[s], b)
+			}
+		}
+	}
+	f.idom = dominators(f.rpo, f.rpoNum, f.preds)
+	return f
+}
+
+// dominators is Cooper, Harvey and Kennedy's iterative algorithm over nodes
+// in reverse post-order (rpo[0] is the root); unreachable nodes get -1.
+func dominators(rpo, rpoNum []int, preds [][]int) []int {
+	idom := make([]int, len(rpoNum))
+	for i := range idom {
+		idom[i] = -1
+	}
+	if len(rpo) == 0 {
+		return idom
+	}
+	root := rpo[0]
+	idom[root] = root
+	intersect := func(a, b int) int {
+		for a != b {
+			for rpoNum[a] > rpoNum[b] {
+				a = idom[a]
+			}
+			for rpoNum[b] > rpoNum[a] {
+				b = idom[b]
+			}
+		}
+		return a
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, b := range rpo[1:] {
+			nd := -1
+			for _, q := range preds[b] {
+				if rpoNum[q] < 0 || idom[q] < 0 {
+					continue
+				}
+				if nd < 0 {
+					nd = q
+				} else {
+					nd = intersect(q, nd)
+				}
+			}
+			if nd >= 0 && idom[b] != nd {
+				idom[b] = nd
+				changed = true
+			}
+		}
+	}
+	return idom
+}
+
+func (f *cfgFacts) dominates(a, b int) bool {
+	for {
+		if a == b {
+			return true
+		}
+		d := f.idom[b]
+		if d < 0 || d == b {
+			return false
+		}
+		b = d
+	}
+}
+
+func contains(s []int, x int) bool {
+	for _, y := range s {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}
+
+func distinct(s []int) []int {
+	var out []int
+	for _, x := range s {
+		if !contains(out, x) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+type loopInfo struct {
+	header  int
+	latches []int
+	body    map[int]bool
+	exits   []int
+}
+
+// try plans the current graph; it returns false after a split (replan).
+func (p *cfgPlan) try() (bool, error) {
+	f := p.facts()
+	// Loops from back edges; a retreating edge that is not a back edge is irreducible.
+	loops := map[int]*loopInfo{}
+	for _, u := range f.rpo {
+		for _, v := range p.succ[u] {
+			if f.rpoNum[v] > f.rpoNum[u] {
+				continue
+			}
+			if !f.dominates(v, u) {
+				return false, &cfgError{"irreducible"}
+			}
+			l := loops[v]
+			if l == nil {
+				l = &loopInfo{header: v, body: map[int]bool{v: true}}
+				loops[v] = l
+			}
+			if !contains(l.latches, u) {
+				l.latches = append(l.latches, u)
+			}
+		}
+	}
+	headers := make([]int, 0, len(loops))
+	for h := range loops {
+		headers = append(headers, h)
+	}
+	sort.Slice(headers, func(i, j int) bool { return f.rpoNum[headers[i]] < f.rpoNum[headers[j]] })
+	for _, h := range headers {
+		l := loops[h]
+		if len(l.latches) > 1 {
+			p.split(l.latches, h)
+			return false, nil
+		}
+		work := append([]int(nil), l.latches...)
+		for len(work) > 0 {
+			b := work[len(work)-1]
+			work = work[:len(work)-1]
+			if l.body[b] {
+				continue
+			}
+			l.body[b] = true
+			work = append(work, f.preds[b]...)
+		}
+		for b := range l.body {
+			for _, s := range p.succ[b] {
+				if !l.body[s] && !contains(l.exits, s) {
+					l.exits = append(l.exits, s)
+				}
+			}
+		}
+		if len(l.exits) > 1 {
+			return false, &cfgError{fmt.Sprintf("loop with %d exits", len(l.exits))}
+		}
+		for _, s := range p.succ[l.latches[0]] {
+			if s != h && !contains(l.exits, s) {
+				return false, &cfgError{"loop latch branching inside its loop"}
+			}
+		}
+	}
+	// Innermost loop of each node: the smallest body containing it.
+	loopOf := make([]int, f.n)
+	for b := range loopOf {
+		loopOf[b] = -1
+		for _, h := range headers {
+			if loops[h].body[b] && (loopOf[b] < 0 || len(loops[h].body) < len(loops[loopOf[b]].body)) {
+				loopOf[b] = h
+			}
+		}
+	}
+	ipdom := p.regionPostDominators(f, loops, loopOf)
+
+	p.loops = map[int]*loopPlan{}
+	p.selMerge = map[int]int{}
+	claimed := map[int]bool{}
+	for _, h := range headers {
+		claimed[h] = true
+		claimed[loops[h].latches[0]] = true
+	}
+	for _, b := range f.rpo {
+		if l := loops[b]; l != nil {
+			merge := -1
+			if len(l.exits) == 1 {
+				merge = l.exits[0]
+				if claimed[merge] || !f.dominates(b, merge) {
+					var inner []int
+					for _, q := range f.preds[merge] {
+						if l.body[q] {
+							inner = append(inner, q)
+						}
+					}
+					p.split(inner, merge)
+					return false, nil
+				}
+				claimed[merge] = true
+			}
+			p.loops[b] = &loopPlan{header: b, merge: merge, cont: l.latches[0]}
+		}
+		succ := distinct(p.succ[b])
+		if len(succ) < 2 {
+			continue
+		}
+		if h := loopOf[b]; h >= 0 && loops[h].latches[0] == b {
+			continue // the latch's branch is the loop's back edge and exit
+		}
+		m := ipdom[b]
+		if m < 0 {
+			p.selMerge[b] = -1
+			continue
+		}
+		if claimed[m] || !f.dominates(b, m) {
+			construct := p.reachBefore(b, m, loops, loopOf)
+			var inner []int
+			for c := range construct {
+				if !f.dominates(b, c) {
+					return false, &cfgError{"unstructured selection (shared arm)"}
+				}
+				if contains(p.succ[c], m) {
+					inner = append(inner, c)
+				}
+			}
+			sort.Ints(inner)
+			p.split(inner, m)
+			return false, nil
+		}
+		claimed[m] = true
+		p.selMerge[b] = m
+	}
+	p.order = f.rpo
+	return true, nil
+}
+
+// regionSucc is b's successors in its loop's region: leaving the loop or
+// taking its back edge goes to the virtual exit (-1), and entering an inner
+// loop goes to that loop's collapsed node (n + header).
+func (p *cfgPlan) regionSucc(b int, n int, loops map[int]*loopInfo, loopOf []int) []int {
+	var out []int
+	L := loopOf[b]
+	for _, s := range p.succ[b] {
+		switch {
+		case L >= 0 && (!loops[L].body[s] || s == L):
+			out = append(out, -1)
+		case loops[s] != nil:
+			out = append(out, n+s)
+		default:
+			out = append(out, s)
+		}
+	}
+	if len(out) == 0 {
+		out = append(out, -1)
+	}
+	return out
+}
+
+// collapsedSucc is a collapsed inner loop's successor in its parent's region.
+func collapsedSucc(h int, loops map[int]*loopInfo, loopOf []int, n int) int {
+	l := loops[h]
+	if len(l.exits) != 1 {
+		return -1
+	}
+	e := l.exits[0]
+	// The parent region: the innermost loop containing h other than h.
+	parent := -1
+	for ph, pl := range loops {
+		if ph != h && pl.body[h] && (parent < 0 || len(pl.body) < len(loops[parent].body)) {
+			parent = ph
+		}
+	}
+	if parent >= 0 && (!loops[parent].body[e] || e == parent) {
+		return -1
+	}
+	if loops[e] != nil {
+		return n + e
+	}
+	return e
+}
+
+// regionPostDominators returns each node's immediate post-dominator in its
+// region graph, or -1 when that is the virtual exit.
+func (p *cfgPlan) regionPostDominators(f *cfgFacts, loops map[int]*loopInfo, loopOf []int) []int {
+	n := f.n
+	exit := 2 * n
+	total := 2*n + 1
+	succ := make([][]int, total)
+	for _, b := range f.rpo {
+		for _, s := range p.regionSucc(b, n, loops, loopOf) {
+			if s < 0 {
+				s = exit
+			}
+			succ[b] = append(succ[b], s)
+		}
+		if loops[b] != nil {
+			s := collapsedSucc(b, loops, loopOf, n)
+			if s < 0 {
+				s = exit
+			}
+			succ[n+b] = []int{s}
+		}
+	}
+	// Dominators of the reverse graph rooted at the exit.
+	rpreds := make([][]int, total) // predecessors in the reverse graph = successors
+	rsucc := make([][]int, total)
+	for u := range succ {
+		for _, v := range succ[u] {
+			rsucc[v] = append(rsucc[v], u)
+			rpreds[u] = append(rpreds[u], v)
+		}
+	}
+	num := make([]int, total)
+	for i := range num {
+		num[i] = -1
+	}
+	var post []int
+	visited := make([]bool, total)
+	type frame struct{ node, next int }
+	stack := []frame{{exit, 0}}
+	visited[exit] = true
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		if top.next < len(rsucc[top.node]) {
+			s := rsucc[top.node][top.next]
+			top.next++
+			if !visited[s] {
+				visited[s] = true
+				stack = append(stack, frame{s, 0})
+			}
+			continue
+		}
+		post = append(post, top.node)
+		stack = stack[:len(stack)-1]
+	}
+	var order []int
+	for i := len(post) - 1; i >= 0; i-- {
+		num[post[i]] = len(order)
+		order = append(order, post[i])
+	}
+	pdom := dominators(order, num, rpreds)
+	out := make([]int, n)
+	for b := 0; b < n; b++ {
+		d := pdom[b]
+		switch {
+		case d < 0 || d == exit:
+			out[b] = -1
+		case d >= n:
+			out[b] = d - n // a collapsed loop: its header is the merge
+		default:
+			out[b] = d
+		}
+	}
+	return out
+}
+
+// reachBefore is the set of nodes reachable from b, b included, in b's
+// region without passing through m.
+func (p *cfgPlan) reachBefore(b, m int, loops map[int]*loopInfo, loopOf []int) map[int]bool {
+	n := len(p.succ)
+	seen := map[int]bool{b: true}
+	work := []int{b}
+	for len(work) > 0 {
+		x := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, s := range p.regionSucc(x, n, loops, loopOf) {
+			if s >= n {
+				// An inner loop: its body belongs to the construct, continue at its merge.
+				h := s - n
+				if h == m {
+					continue
+				}
+				for c := range loops[h].body {
+					seen[c] = true
+				}
+				s = collapsedSucc(h, loops, loopOf, n)
+				if s >= n {
+					s -= n
+				}
+			}
+			if s < 0 || s == m || seen[s] {
+				continue
+			}
+			seen[s] = true
+			work = append(work, s)
+		}
+	}
+	return seen
+}

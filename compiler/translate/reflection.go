@@ -1,0 +1,77 @@
+package translate
+
+// Reflection is what the execution stages need to bind and drive a
+// translated entry point, without re-reading AIR. It is JSON-able.
+type Reflection struct {
+	// Stage is "kernel", "vertex" or "fragment".
+	Stage string `json:"stage"`
+	// Entry is the SPIR-V entry point's name (the AIR function's name).
+	Entry string `json:"entry"`
+	// Bindings are the descriptor bindings (all in set 0), by binding number.
+	Bindings []Binding `json:"bindings,omitempty"`
+	// PushConstants is the push-constant range the module reads (nil when none).
+	PushConstants *PushConstants `json:"push_constants,omitempty"`
+	// Outputs are the fragment colour attachments or the vertex outputs.
+	Outputs []Varying `json:"outputs,omitempty"`
+	// Inputs are the vertex attributes or fragment varyings and built-ins.
+	Inputs []Varying `json:"inputs,omitempty"`
+	// Workgroup is the compute workgroup-size policy (kernels only).
+	Workgroup *Workgroup `json:"workgroup,omitempty"`
+	// Capabilities are the SPIR-V capabilities the module declares.
+	Capabilities []string `json:"capabilities,omitempty"`
+}
+
+// Binding is one descriptor binding.
+type Binding struct {
+	Set     int `json:"set"`
+	Binding int `json:"binding"`
+	// Kind is "storage-buffer", "sampled-image", "sampler" or "storage-image".
+	Kind string `json:"kind"`
+	// Metal is the AIR role and index the binding came from ("air.buffer 0").
+	Metal string `json:"metal"`
+	// Name is the argument's name in the Metal source (air.arg_name).
+	Name string `json:"name,omitempty"`
+	// Access is "read", "write" or "read_write".
+	Access string `json:"access,omitempty"`
+	// Size is the buffer's static size in bytes when AIR states it (air.buffer_size), else 0.
+	Size int64 `json:"size,omitempty"`
+	// TypeName is air.arg_type_name (float4, texture2d<float, sample>...).
+	TypeName string `json:"type_name,omitempty"`
+	// Dim is the image dimensionality for image bindings ("2D", "Cube"...), Arrayed when an array.
+	Dim     string `json:"dim,omitempty"`
+	Arrayed bool   `json:"arrayed,omitempty"`
+	// SampledType is the image's component type ("float", "int", "uint").
+	SampledType string `json:"sampled_type,omitempty"`
+}
+
+// PushConstants is a push-constant range.
+type PushConstants struct {
+	Size    int    `json:"size"`
+	Purpose string `json:"purpose"`
+}
+
+// Varying is one stage input or output.
+type Varying struct {
+	// Name is the varying's AIR name (the generated(...) key or air.arg_name).
+	Name string `json:"name"`
+	// Role is the AIR role (air.fragment_input, air.render_target, air.position...).
+	Role string `json:"role"`
+	// Location is the Vulkan location (-1 for built-ins).
+	Location int `json:"location"`
+	// BuiltIn names the SPIR-V built-in, when it is one.
+	BuiltIn string `json:"builtin,omitempty"`
+	// Type is the LLVM type (float4 is <4 x float>).
+	Type string `json:"type"`
+	// Format is the Metal type name (float4, half4, uint...).
+	Format string `json:"format,omitempty"`
+	// Interpolation is "perspective", "no_perspective" or "flat" (fragment inputs).
+	Interpolation string `json:"interpolation,omitempty"`
+}
+
+// Workgroup is how a kernel's threadgroup size is chosen.
+type Workgroup struct {
+	// Policy is "spec-constant": SPIR-V spec constants SpecIDs set the local size.
+	Policy  string    `json:"policy"`
+	SpecIDs [3]int    `json:"spec_ids"`
+	Default [3]uint32 `json:"default"`
+}

@@ -1,0 +1,76 @@
+//go:build amd64 || arm64
+
+package vk
+
+import (
+	"testing"
+	"unsafe"
+)
+
+// TestSizes pins each structure's size to sizeof of its C counterpart in vulkan_core.h
+// (Vulkan-Headers 1.4.359, measured with gcc on x86-64), so a dropped or mistyped field fails.
+func TestSizes(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		got  uintptr
+		want uintptr
+	}{
+		{"ApplicationInfo", unsafe.Sizeof(ApplicationInfo{}), 48},
+		{"InstanceCreateInfo", unsafe.Sizeof(InstanceCreateInfo{}), 64},
+		{"PhysicalDeviceLimits", unsafe.Sizeof(PhysicalDeviceLimits{}), 504},
+		{"PhysicalDeviceProperties", unsafe.Sizeof(PhysicalDeviceProperties{}), 824},
+		{"PhysicalDeviceProperties2", unsafe.Sizeof(PhysicalDeviceProperties2{}), 840},
+		{"PhysicalDeviceDriverProperties", unsafe.Sizeof(PhysicalDeviceDriverProperties{}), 536},
+		{"QueueFamilyProperties", unsafe.Sizeof(QueueFamilyProperties{}), 24},
+		{"PhysicalDeviceMemoryProperties", unsafe.Sizeof(PhysicalDeviceMemoryProperties{}), 520},
+		{"ExtensionProperties", unsafe.Sizeof(ExtensionProperties{}), 260},
+		{"DeviceQueueCreateInfo", unsafe.Sizeof(DeviceQueueCreateInfo{}), 40},
+		{"DeviceCreateInfo", unsafe.Sizeof(DeviceCreateInfo{}), 72},
+		{"ShaderModuleCreateInfo", unsafe.Sizeof(ShaderModuleCreateInfo{}), 40},
+		{"DescriptorSetLayoutBinding", unsafe.Sizeof(DescriptorSetLayoutBinding{}), 24},
+		{"DescriptorSetLayoutCreateInfo", unsafe.Sizeof(DescriptorSetLayoutCreateInfo{}), 32},
+		{"PushConstantRange", unsafe.Sizeof(PushConstantRange{}), 12},
+		{"PipelineLayoutCreateInfo", unsafe.Sizeof(PipelineLayoutCreateInfo{}), 48},
+		{"SpecializationMapEntry", unsafe.Sizeof(SpecializationMapEntry{}), 16},
+		{"SpecializationInfo", unsafe.Sizeof(SpecializationInfo{}), 32},
+		{"PipelineShaderStageCreateInfo", unsafe.Sizeof(PipelineShaderStageCreateInfo{}), 48},
+		{"ComputePipelineCreateInfo", unsafe.Sizeof(ComputePipelineCreateInfo{}), 96},
+		{"PipelineInfoKHR", unsafe.Sizeof(PipelineInfoKHR{}), 24},
+		{"PipelineExecutablePropertiesKHR", unsafe.Sizeof(PipelineExecutablePropertiesKHR{}), 536},
+		{"PipelineExecutableInfoKHR", unsafe.Sizeof(PipelineExecutableInfoKHR{}), 32},
+		{"PipelineExecutableStatisticKHR", unsafe.Sizeof(PipelineExecutableStatisticKHR{}), 544},
+		{"BufferCreateInfo", unsafe.Sizeof(BufferCreateInfo{}), 56},
+		{"MemoryRequirements", unsafe.Sizeof(MemoryRequirements{}), 24},
+		{"MemoryAllocateInfo", unsafe.Sizeof(MemoryAllocateInfo{}), 32},
+		{"MemoryAllocateFlagsInfo", unsafe.Sizeof(MemoryAllocateFlagsInfo{}), 24},
+		{"DescriptorPoolSize", unsafe.Sizeof(DescriptorPoolSize{}), 8},
+		{"DescriptorPoolCreateInfo", unsafe.Sizeof(DescriptorPoolCreateInfo{}), 40},
+		{"DescriptorSetAllocateInfo", unsafe.Sizeof(DescriptorSetAllocateInfo{}), 40},
+		{"DescriptorBufferInfo", unsafe.Sizeof(DescriptorBufferInfo{}), 24},
+		{"WriteDescriptorSet", unsafe.Sizeof(WriteDescriptorSet{}), 64},
+		{"CommandPoolCreateInfo", unsafe.Sizeof(CommandPoolCreateInfo{}), 24},
+		{"CommandBufferAllocateInfo", unsafe.Sizeof(CommandBufferAllocateInfo{}), 32},
+		{"CommandBufferInheritanceInfo", unsafe.Sizeof(CommandBufferInheritanceInfo{}), 56},
+		{"CommandBufferBeginInfo", unsafe.Sizeof(CommandBufferBeginInfo{}), 32},
+		{"MemoryBarrier", unsafe.Sizeof(MemoryBarrier{}), 24},
+		{"SubmitInfo", unsafe.Sizeof(SubmitInfo{}), 72},
+		{"TimelineSemaphoreSubmitInfo", unsafe.Sizeof(TimelineSemaphoreSubmitInfo{}), 48},
+		{"SemaphoreTypeCreateInfo", unsafe.Sizeof(SemaphoreTypeCreateInfo{}), 32},
+		{"SemaphoreCreateInfo", unsafe.Sizeof(SemaphoreCreateInfo{}), 24},
+		{"SemaphoreWaitInfo", unsafe.Sizeof(SemaphoreWaitInfo{}), 40},
+		{"SemaphoreSignalInfo", unsafe.Sizeof(SemaphoreSignalInfo{}), 32},
+		{"QueryPoolCreateInfo", unsafe.Sizeof(QueryPoolCreateInfo{}), 32},
+		{"CalibratedTimestampInfo", unsafe.Sizeof(CalibratedTimestampInfo{}), 24},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s: Go size %d, C size %d", c.name, c.got, c.want)
+		}
+	}
+	var l PhysicalDeviceLimits
+	if off := unsafe.Offsetof(l.TimestampPeriod); off != 424 {
+		t.Errorf("PhysicalDeviceLimits.TimestampPeriod at %d, C at 424", off)
+	}
+	if off := unsafe.Offsetof(l.MinStorageBufferOffsetAlignment); off != 328 {
+		t.Errorf("PhysicalDeviceLimits.MinStorageBufferOffsetAlignment at %d, C at 328", off)
+	}
+}

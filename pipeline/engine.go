@@ -21,6 +21,8 @@ type Done[T any] struct {
 	// Shared reports that the shared stages' results were copied from an
 	// earlier item with the same key rather than computed again.
 	Shared bool
+	// Cached reports that the shared stages' results came from the Cache.
+	Cached bool
 }
 
 // Engine carries sources through an expansion step (one source becomes many
@@ -46,6 +48,15 @@ type Engine[S any, T any] struct {
 	Sink func(Done[T]) error
 	// Progress, when set, receives events from the same goroutine as Sink.
 	Progress func(Event)
+	// Cache, when set, keeps shared-stage results across runs, keyed by
+	// Key, the shared stages' names and versions, and CacheSalt.
+	Cache Cache
+	// CacheSalt is folded into every cache key: tool fingerprints and
+	// options that change outcomes.
+	CacheSalt string
+	// CacheErrors, when set, receives cache write errors (from workers;
+	// it must be safe for concurrent use). They never fail a module.
+	CacheErrors func(error)
 }
 
 // job is one item's state as it travels. Exactly one goroutine owns a job at
@@ -54,6 +65,7 @@ type job[T any] struct {
 	item    T
 	results []Result
 	shared  bool
+	cached  bool
 }
 
 // memo is the record of one distinct key: the leader job that runs the
@@ -89,7 +101,7 @@ func (e *Engine[S, T]) Run(ctx context.Context, sources <-chan S) error {
 		}
 	}
 
-	r := &runner[S, T]{e: e, firstShared: firstShared, memos: map[string]*memo[T]{}}
+	r := &runner[S, T]{e: e, firstShared: firstShared, memos: map[string]*memo[T]{}, sig: signature(e.Stages, e.CacheSalt)}
 	r.out = make(chan message[T], 4*jobs)
 	r.in = make([]chan *job[T], len(e.Stages))
 	for i := range r.in {
@@ -108,7 +120,7 @@ func (e *Engine[S, T]) Run(ctx context.Context, sources <-chan S) error {
 				}
 				continue
 			}
-			d := Done[T]{Item: m.done.item, Results: m.done.results, Shared: m.done.shared}
+			d := Done[T]{Item: m.done.item, Results: m.done.results, Shared: m.done.shared, Cached: m.done.cached}
 			if err := e.Sink(d); err != nil && sinkErr == nil {
 				sinkErr = err
 			}
@@ -179,9 +191,14 @@ type runner[S any, T any] struct {
 	in          []chan *job[T]
 	out         chan message[T]
 
+	sig         string
+
 	mu    sync.Mutex
 	memos map[string]*memo[T]
 }
+
+// cacheKey is the persistent cache's key for an item key.
+func (r *runner[S, T]) cacheKey(key string) string { return key + "|" + r.sig }
 
 // route sends a job to stage i, to the memo of its key, or to the sink.
 func (r *runner[S, T]) route(j *job[T], i int) {
@@ -207,15 +224,35 @@ func (r *runner[S, T]) route(j *job[T], i int) {
 				return
 			}
 			r.mu.Unlock()
+			if r.e.Cache != nil {
+				if res, ok := r.e.Cache.Get(r.cacheKey(key)); ok && len(res) == len(j.results) {
+					copy(j.results[r.firstShared:], res[r.firstShared:])
+					j.cached = true
+					r.emitCopied(j)
+					r.finish(j)
+					return
+				}
+			}
 		}
 	}
 	r.in[i] <- j
+}
+
+// emitCopied reports the stage outcomes a job received without running
+// them, so progress counts every module at every stage it reached.
+func (r *runner[S, T]) emitCopied(j *job[T]) {
+	for i := r.firstShared; i < len(j.results); i++ {
+		if st := j.results[i].Status; st != "" {
+			r.out <- message[T]{event: &Event{Kind: StageDone, Stage: r.e.Stages[i].Name, Status: st}}
+		}
+	}
 }
 
 // copyShared gives a follower the leader's shared-stage results.
 func (r *runner[S, T]) copyShared(j *job[T], results []Result) {
 	copy(j.results[r.firstShared:], results[r.firstShared:])
 	j.shared = true
+	r.emitCopied(j)
 }
 
 // finish hands a job to the sink, releasing followers if it led a key.
@@ -232,6 +269,11 @@ func (r *runner[S, T]) finish(j *job[T]) {
 				m.followers = nil
 			}
 			r.mu.Unlock()
+			if r.e.Cache != nil && !j.cached && cacheable(j.results[r.firstShared:]) {
+				if err := r.e.Cache.Put(r.cacheKey(key), j.results); err != nil && r.e.CacheErrors != nil {
+					r.e.CacheErrors(err)
+				}
+			}
 			for _, f := range followers {
 				r.copyShared(f, j.results)
 				r.out <- message[T]{done: f}

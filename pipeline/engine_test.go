@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"fmt"
+	"os"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -245,3 +246,7 @@ func TestStackHashStable(t *testing.T) {
 		t.Errorf("hashes %v", hashes)
 	}
 }
+
+func fmtKey(it *item) string { return fmt.Sprint(it.src, "/", it.n) }
+
+func writeFile(p string, b []byte) error { return os.WriteFile(p, b, 0o644) }

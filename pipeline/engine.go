@@ -191,7 +191,7 @@ type runner[S any, T any] struct {
 	in          []chan *job[T]
 	out         chan message[T]
 
-	sig         string
+	sig string
 
 	mu    sync.Mutex
 	memos map[string]*memo[T]

@@ -105,7 +105,11 @@ func TestEngineOutcomes(t *testing.T) {
 		{"pass", func(context.Context, *item) Result { return Pass() }, 0, Passed, "", ""},
 		{"fail", func(context.Context, *item) Result { return Fail("x/y", "d", "m") }, 0, Failed, "x/y", "m"},
 		{"panic", func(context.Context, *item) Result { panic("boom") }, 0, Failed, CodeCrash, "boom"},
-		{"timeout", func(ctx context.Context, _ *item) Result { <-ctx.Done(); time.Sleep(5 * time.Millisecond); return Pass() }, 20 * time.Millisecond, Failed, CodeTimeout, "timeout"},
+		{"timeout", func(ctx context.Context, _ *item) Result {
+			<-ctx.Done()
+			time.Sleep(5 * time.Millisecond)
+			return Pass()
+		}, 20 * time.Millisecond, Failed, CodeTimeout, "timeout"},
 		{"hang-ignoring-ctx", func(context.Context, *item) Result { time.Sleep(300 * time.Millisecond); return Pass() }, 20 * time.Millisecond, Failed, CodeTimeout, "timeout"},
 		{"empty", func(context.Context, *item) Result { return Result{} }, 0, Failed, CodeCrash, "no status"},
 		{"unjudged", func(context.Context, *item) Result { return UnjudgedBecause("no reference") }, 0, Unjudged, "", "no reference"},

@@ -51,11 +51,11 @@ type Finding struct {
 
 // Result is what one stage says about one item.
 type Result struct {
-	Stage   string        `json:"stage"`
-	Status  Status        `json:"status"`
-	Code    string        `json:"code,omitempty"`
-	Detail  string        `json:"detail,omitempty"`
-	Message string        `json:"message,omitempty"`
+	Stage   string `json:"stage"`
+	Status  Status `json:"status"`
+	Code    string `json:"code,omitempty"`
+	Detail  string `json:"detail,omitempty"`
+	Message string `json:"message,omitempty"`
 	// Missing lists every missing feature found, not only the first.
 	Missing []Finding `json:"missing,omitempty"`
 	// Features is the item's feature inventory as this stage saw it.

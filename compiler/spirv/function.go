@@ -79,3 +79,11 @@ func (f *Function) Insert(pos int, op Op, typ ID, operands ...uint32) ID {
 
 // Len is the number of body instructions emitted so far.
 func (f *Function) Len() int { return len(f.body) }
+
+// Patch replaces the operands (after result type and id) of the
+// instruction at body position pos, which OpWords or Op created; phis use
+// it to fill incoming values defined after them.
+func (f *Function) Patch(pos int, operands ...uint32) {
+	in := &f.body[pos]
+	in.Operands = append(in.Operands[:2:2], operands...)
+}

@@ -155,3 +155,21 @@ func idWords(ids []ID) []uint32 {
 func (m *Module) TypePointerAt(ptrType ID, sc StorageClass, elem ID) {
 	m.globals = append(m.globals, Instruction{OpTypePointer, []uint32{uint32(ptrType), uint32(sc), uint32(elem)}})
 }
+
+// SpecConstant declares a scalar specialization constant with a default value
+// (never deduplicated: each has its own SpecId).
+func (m *Module) SpecConstant(typ ID, words ...uint32) ID {
+	id := m.ID()
+	m.globals = append(m.globals, Instruction{OpSpecConstant, append([]uint32{uint32(typ), uint32(id)}, words...)})
+	return id
+}
+
+// SpecConstantComposite declares a composite specialization constant.
+func (m *Module) SpecConstantComposite(typ ID, parts ...ID) ID {
+	id := m.ID()
+	m.globals = append(m.globals, Instruction{OpSpecConstantComposite, append([]uint32{uint32(typ), uint32(id)}, idWords(parts)...)})
+	return id
+}
+
+// Capabilities lists the declared capabilities in declaration order.
+func (m *Module) Capabilities() []Capability { return append([]Capability(nil), m.capabilities...) }

@@ -126,6 +126,9 @@ func writeAtomic(path string, data []byte) error {
 		return err
 	}
 	_, werr := io.Copy(tmp, bytes.NewReader(data))
+	if werr == nil {
+		werr = tmp.Chmod(0o644)
+	}
 	cerr := tmp.Close()
 	if werr == nil {
 		werr = cerr

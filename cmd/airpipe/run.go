@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/spf13/pflag"
+
 	"github.com/airpipe/airpipe/analytics"
 	"github.com/airpipe/airpipe/corpus"
 	"github.com/airpipe/airpipe/pipeline"
@@ -47,11 +49,14 @@ type runOptions struct {
 	maxFileSize int64
 	progress    string
 	runID       string
+	cacheDir    string
+	noCache     bool
+	shard       string
+	resume      string
 }
 
-func runCmd(args []string, stdout, stderr io.Writer) int {
-	var o runOptions
-	fs := newFlags("run", "run [flags] PATH...", runDescription, stdout)
+// bindRunFlags declares run's flags into o.
+func bindRunFlags(fs *pflag.FlagSet, o *runOptions) {
 	fs.StringVarP(&o.out, "out", "o", "results", "results directory; the run is written to OUT/<run_id>/")
 	fs.IntVarP(&o.jobs, "jobs", "j", runtime.NumCPU(), "workers per stage")
 	fs.StringSliceVar(&o.stageJobs, "stage-jobs", nil, "per-stage worker counts, e.g. compile=1,reader=4")
@@ -60,9 +65,22 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&o.jsonOut, "json", false, "print the summary as JSON")
 	fs.Int64Var(&o.maxFileSize, "max-file-size", stages.DefaultMaxFileSize, "largest library file read, in bytes")
 	fs.StringVar(&o.progress, "progress", "auto", "progress display: auto (bars on a terminal, lines otherwise), bar, plain, none")
-	fs.StringVar(&o.runID, "run-id", "", "run id (default: UTC time plus a random suffix)")
+	fs.StringVar(&o.runID, "run-id", "", "run id (default: UTC time plus a random suffix); shards of one run share it")
+	fs.StringVar(&o.cacheDir, "cache", pipeline.DefaultCacheDir(), "persistent cache of stage outcomes (keyed by bitcode SHA-256, stage versions, tool fingerprints)")
+	fs.BoolVar(&o.noCache, "no-cache", false, "neither read nor write the cache")
+	fs.StringVar(&o.shard, "shard", "", "run shard I/N only (0-based; libraries split by SHA-256); e.g. $JOB_COMPLETION_INDEX/N or $SLURM_ARRAY_TASK_ID/N")
+	fs.StringVar(&o.resume, "resume", "", "continue the interrupted run in RUN_DIR with its original arguments")
+}
+
+func runCmd(args []string, stdout, stderr io.Writer) int {
+	var o runOptions
+	fs := newFlags("run", "run [flags] PATH...", runDescription, stdout)
+	bindRunFlags(fs, &o)
 	if code, done := parseFlags(fs, args, stderr); done {
 		return code
+	}
+	if o.resume != "" {
+		return resumeRun(o, stdout, stderr)
 	}
 	if fs.NArg() == 0 {
 		fmt.Fprintln(stderr, "airpipe run: no PATH given (see 'airpipe run --help')")
@@ -85,7 +103,12 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return executeRun(ctx, o, list, append([]string{"run"}, args...), fs.Args(), stdout, stderr)
+	sh, err := parseShard(o.shard)
+	if err != nil {
+		fmt.Fprintf(stderr, "airpipe run: --shard: %v\n", err)
+		return 2
+	}
+	return executeRun(ctx, o, runPlan{list: list, args: append([]string{"run"}, args...), roots: fs.Args(), shard: sh}, stdout, stderr)
 }
 
 // applyStageJobs sets per-stage pool sizes from name=N pairs.
@@ -117,52 +140,100 @@ func newRunID(t time.Time) string {
 	return t.UTC().Format("20060102T150405Z") + "-" + hex.EncodeToString(b[:])
 }
 
-func executeRun(ctx context.Context, o runOptions, list []pipeline.Stage[*stages.Module], args, roots []string, stdout, stderr io.Writer) int {
+// runPlan is everything executeRun needs beyond the options: the stage
+// list, the roots, and for a resumed run its writer and finished rows.
+type runPlan struct {
+	list  []pipeline.Stage[*stages.Module]
+	args  []string
+	roots []string
+	shard shard
+	// writer and done are set when resuming.
+	writer *analytics.Writer
+	done   []analytics.Row
+}
+
+func executeRun(ctx context.Context, o runOptions, plan runPlan, stdout, stderr io.Writer) int {
 	started := time.Now()
-	if o.runID == "" {
-		o.runID = newRunID(started)
+	w := plan.writer
+	var meta analytics.RunMeta
+	if w == nil {
+		if o.runID == "" {
+			o.runID = newRunID(started)
+		}
+		host, _ := os.Hostname()
+		meta = analytics.RunMeta{
+			SchemaVersion: analytics.SchemaVersion, RunID: o.runID, Shard: plan.shard.name(), Started: started, Args: plan.args, Host: host,
+			ToolVersion: toolVersion(), Stages: stages.Names(plan.list), StageVersions: map[string]string{},
+			ToolVersions: map[string]string{"go": runtime.Version()},
+		}
+		for _, s := range plan.list {
+			meta.StageVersions[s.Name] = s.Version
+		}
+		var err error
+		if w, err = analytics.NewWriter(o.out, meta); err != nil {
+			fmt.Fprintf(stderr, "airpipe run: %v\n", err)
+			return 1
+		}
+	} else {
+		meta = w.Meta()
+		started = meta.Started
 	}
-	host, _ := os.Hostname()
-	meta := analytics.RunMeta{
-		SchemaVersion: analytics.SchemaVersion, RunID: o.runID, Started: started, Args: args, Host: host,
-		ToolVersion: toolVersion(), Stages: stages.Names(list), StageVersions: map[string]string{},
-		ToolVersions: map[string]string{"go": runtime.Version()},
-	}
-	for _, s := range list {
-		meta.StageVersions[s.Name] = s.Version
-	}
-	w, err := analytics.NewWriter(o.out, meta)
-	if err != nil {
-		fmt.Fprintf(stderr, "airpipe run: %v\n", err)
-		return 1
-	}
-	info := stages.RunInfo{ID: o.runID, Started: started, Stages: meta.Stages}
+	info := stages.RunInfo{ID: meta.RunID, Started: started, Stages: meta.Stages}
 	prog := newProgress(meta.Stages)
 	display := startDisplay(o.progress, prog, stderr)
 
+	// Modules already written by an interrupted run are not run again.
+	sum := newSummary(meta.Stages)
+	finished := map[moduleID]bool{}
+	for _, r := range plan.done {
+		finished[moduleID{r.Source, r.FunctionIndex}] = true
+		sum.add(r)
+	}
+
 	// The walker goroutine owns the file counts until it returns.
 	sources := make(chan corpus.Entry, 16)
-	var walk walkTally
+	walk := walkTally{shard: plan.shard}
 	walkErr := make(chan error, 1)
 	go func() {
 		defer close(sources)
-		walkErr <- walk.run(ctx, roots, sources, prog)
+		walkErr <- walk.run(ctx, plan.roots, sources, prog)
 	}()
 
-	sum := newSummary(meta.Stages)
+	var cache pipeline.Cache
+	if !o.noCache && o.cacheDir != "" {
+		dc, err := pipeline.OpenDirCache(o.cacheDir)
+		if err != nil {
+			fmt.Fprintf(stderr, "airpipe run: %v (continuing without a cache)\n", err)
+		} else {
+			cache = dc
+		}
+	}
 	var writeErr error
+	lastFlush := time.Now()
 	engine := &pipeline.Engine[corpus.Entry, *stages.Module]{
 		Expand: func(ctx context.Context, e corpus.Entry) []*stages.Module {
-			return stages.LoadLibrary(ctx, e, o.maxFileSize)
+			mods := stages.LoadLibrary(ctx, e, o.maxFileSize)
+			if len(finished) == 0 {
+				return mods
+			}
+			keep := mods[:0]
+			for _, m := range mods {
+				if !finished[moduleID{m.Library.Source, int32(m.Index)}] {
+					keep = append(keep, m)
+				}
+			}
+			return keep
 		},
-		Key: stages.Key, Stages: list, Jobs: o.jobs, Timeout: o.timeout,
+		Key: stages.Key, Stages: plan.list, Jobs: o.jobs, Timeout: o.timeout, Cache: cache,
 		Sink: func(d pipeline.Done[*stages.Module]) error {
 			row := stages.Record(info, d)
 			sum.add(row)
 			if writeErr != nil {
 				return writeErr
 			}
-			writeErr = w.Write(row)
+			if writeErr = w.Write(row); writeErr == nil && time.Since(lastFlush) > checkpointEvery {
+				writeErr, lastFlush = w.Flush(), time.Now()
+			}
 			return writeErr
 		},
 		Progress: prog.observe,
@@ -188,7 +259,7 @@ func executeRun(ctx context.Context, o runOptions, list []pipeline.Stage[*stages
 		fmt.Fprintf(stderr, "airpipe run: %v\n", wErr)
 		status = 2
 	case interrupted:
-		fmt.Fprintf(stderr, "airpipe run: interrupted; %d rows written, run marked incomplete\n", sum.total)
+		fmt.Fprintf(stderr, "airpipe run: interrupted; %d rows written, run marked incomplete; continue with: airpipe run --resume %s\n", sum.total, w.Dir())
 		status = 1
 	}
 	if err := sum.print(stdout, meta, w.Dir(), o.jsonOut); err != nil {
@@ -198,74 +269,12 @@ func executeRun(ctx context.Context, o runOptions, list []pipeline.Stage[*stages
 	return status
 }
 
-// walkTally counts the files a walk met; one goroutine owns it while the
-// walk runs.
-type walkTally struct {
-	seen, notLibraries, libraries int64
-	refused                       map[string]int64
-}
+// checkpointEvery is how often written rows are landed in a part file, so a
+// killed run loses at most this much work.
+const checkpointEvery = 10 * time.Second
 
-func (t *walkTally) run(ctx context.Context, roots []string, out chan<- corpus.Entry, prog *progress) error {
-	t.refused = map[string]int64{}
-	return corpus.Walk(ctx, roots, func(e corpus.Entry) error {
-		t.seen++
-		prog.fileSeen()
-		if e.Refused != "" {
-			t.refused[reasonKey(e.Refused)]++
-			return nil
-		}
-		ok, err := stages.HasLibraryMagic(e.Path)
-		if err != nil {
-			t.refused["unreadable"]++
-			return nil
-		}
-		if !ok {
-			t.notLibraries++
-			return nil
-		}
-		t.libraries++
-		select {
-		case out <- e:
-			return nil
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-	})
-}
-
-// reasonKey drops the specifics in parentheses so reasons group.
-func reasonKey(reason string) string {
-	if i := strings.Index(reason, " ("); i > 0 {
-		reason = reason[:i]
-	}
-	if i := strings.Index(reason, ": "); i > 0 {
-		reason = reason[:i]
-	}
-	return reason
-}
-
-// counts completes the file accounting: a file with library magic that
-// failed as a whole (a library-level row) is a refused file, with its code.
-//
-// Libraries the walk handed over but the engine never read (the run was
-// interrupted first) are refused files too, under their own reason.
-func (t *walkTally) counts(s *summary, expanded int64) analytics.Counts {
-	c := analytics.Counts{
-		FilesSeen: t.seen, FilesNotLibraries: t.notLibraries,
-		RefusedReasons: map[string]int64{}, Modules: s.total,
-	}
-	for r, n := range t.refused {
-		c.RefusedReasons[r] += n
-		c.FilesRefused += n
-	}
-	for code, n := range s.libraryFailures {
-		c.RefusedReasons[code] += n
-		c.FilesRefused += n
-	}
-	if unread := t.libraries - expanded; unread > 0 {
-		c.RefusedReasons["not read: run interrupted"] += unread
-		c.FilesRefused += unread
-	}
-	c.LibrariesParsed = expanded - s.libraryFailuresTotal()
-	return c
+// moduleID identifies a module occurrence within a run.
+type moduleID struct {
+	source string
+	index  int32
 }

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+
+	"github.com/airpipe/airpipe/analytics"
+	"github.com/airpipe/airpipe/stages"
+)
+
+// resumeRun continues an interrupted run: the same arguments, the same run
+// id and shard, the rows already landed kept, every other module run.
+func resumeRun(o runOptions, stdout, stderr io.Writer) int {
+	dir := o.resume
+	metas, _ := filepath.Glob(filepath.Join(dir, "run*.json"))
+	if len(metas) != 1 {
+		fmt.Fprintf(stderr, "airpipe run --resume: %s holds %d run*.json files, want exactly one (resume each shard on its own machine with its own directory copy)\n", dir, len(metas))
+		return 2
+	}
+	prev, _, err := analytics.ReadRun(dir)
+	if err != nil {
+		fmt.Fprintf(stderr, "airpipe run --resume: %v\n", err)
+		return 2
+	}
+	// Re-read the original arguments, without --resume itself.
+	var orig runOptions
+	fs := newFlags("run", "run", "", io.Discard)
+	bindRunFlags(fs, &orig)
+	if len(prev.Args) < 1 || fs.Parse(prev.Args[1:]) != nil || fs.NArg() == 0 {
+		fmt.Fprintf(stderr, "airpipe run --resume: %s: cannot re-read the original arguments %q\n", dir, prev.Args)
+		return 2
+	}
+	orig.progress, orig.jsonOut = o.progress, o.jsonOut
+	list, err := stages.Select(stages.Default(), orig.stages)
+	if err == nil {
+		err = applyStageJobs(list, orig.stageJobs)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "airpipe run --resume: %v\n", err)
+		return 2
+	}
+	for _, s := range list {
+		if v, ok := prev.StageVersions[s.Name]; ok && v != s.Version {
+			fmt.Fprintf(stderr, "airpipe run --resume: stage %s is version %s here but %s in the run; start a new run instead\n", s.Name, s.Version, v)
+			return 2
+		}
+	}
+	sh, err := parseShard(orig.shard)
+	if err != nil {
+		fmt.Fprintf(stderr, "airpipe run --resume: %v\n", err)
+		return 2
+	}
+	w, done, notes, err := analytics.ResumeWriter(dir, sh.name(), 0)
+	if err != nil {
+		fmt.Fprintf(stderr, "airpipe run --resume: %v\n", err)
+		return 1
+	}
+	for _, n := range notes {
+		fmt.Fprintf(stderr, "airpipe run --resume: %s\n", n)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return executeRun(ctx, orig, runPlan{list: list, args: prev.Args, roots: fs.Args(), shard: sh, writer: w, done: done}, stdout, stderr)
+}

@@ -2,7 +2,7 @@ package device
 
 import (
 	"errors"
-	"os"
+	"fmt"
 	"os/exec"
 	"strings"
 	"testing"
@@ -76,37 +76,65 @@ func TestCompileMissingEntry(t *testing.T) {
 	}
 }
 
-// TestCompileInvalid gives each driver SPIR-V that spirv-val rejects. The compile runs in a
-// child process (this test binary again) so that a driver crash fails the test instead of
-// killing the test run; the child must see a *DriverError.
+// TestCompileInvalid gives each driver SPIR-V that spirv-val rejects, in a child process. The
+// child must answer with a *DriverError (lavapipe) or die, which is a *CrashError (RADV in
+// Mesa 22.3 dereferences NULL); either way this process lives and the next compile works.
 func TestCompileInvalid(t *testing.T) {
-	if target := os.Getenv("AIRPIPE_TEST_INVALID_TARGET"); target != "" {
-		cc := openCompiler(t, target)
-		_, err := cc.CompileCompute(assemble(t, "invalid"), "main", [3]uint32{})
-		var de *DriverError
-		if !errors.As(err, &de) {
-			t.Fatalf("err %v (%T), want a *DriverError", err, err)
-		}
-		t.Logf("driver error: %v", err)
-		return
-	}
-	for _, target := range []string{"lavapipe"} {
-		t.Run(target, func(t *testing.T) {
-			openCompiler(t, target)
-			cmd := exec.Command(os.Args[0], "-test.run=^TestCompileInvalid$", "-test.v")
-			cmd.Env = append(os.Environ(), "AIRPIPE_TEST_INVALID_TARGET="+target)
-			out, err := cmd.CombinedOutput()
-			if err != nil {
-				t.Fatalf("child: %v\n%s", err, out)
-			}
-			if !strings.Contains(string(out), "driver error:") {
-				t.Fatalf("child gave no driver error:\n%s", out)
-			}
-			for _, l := range strings.Split(string(out), "\n") {
-				if strings.Contains(l, "driver error:") {
-					t.Log(strings.TrimSpace(l))
+	bad, good := assemble(t, "invalid"), assemble(t, "gid3")
+	for _, c := range []struct {
+		target    string
+		wantCrash bool
+	}{
+		{"radv-navi21", true},
+		{"lavapipe", false},
+	} {
+		t.Run(c.target, func(t *testing.T) {
+			cc := openChild(t, c.target)
+			_, err := cc.CompileCompute(bad, "main", [3]uint32{})
+			var de *DriverError
+			var ce *CrashError
+			switch {
+			case errors.As(err, &de):
+				t.Logf("driver error: %v", err)
+			case errors.As(err, &ce):
+				t.Logf("contained crash: %v", err)
+				if !c.wantCrash {
+					t.Errorf("%s crashed; expected a driver error", c.target)
 				}
+			default:
+				t.Fatalf("err %v (%T), want *DriverError or *CrashError", err, err)
+			}
+			if _, err := cc.CompileCompute(good, "main", [3]uint32{}); err != nil {
+				t.Fatalf("compile after the invalid module: %v", err)
 			}
 		})
+	}
+}
+
+// TestChildDies checks that a child that exits at once is a *CrashError, not a hang.
+func TestChildDies(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh")
+	}
+	_, err := OpenChildCompiler("lavapipe", []string{"sh", "-c", "echo boom >&2; exit 3"}, nil)
+	var ce *CrashError
+	if !errors.As(err, &ce) || !strings.Contains(ce.Status, "exit status 3") || ce.Stderr != "boom" {
+		t.Fatalf("err %#v, want a *CrashError with exit status 3 and stderr boom", err)
+	}
+}
+
+// TestChildStats checks that statistics cross the pipe intact.
+func TestChildStats(t *testing.T) {
+	spv := assemble(t, "gid3")
+	direct, err := openCompiler(t, "radv-navi21").CompileCompute(spv, "main", [3]uint32{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	viaChild, err := openChild(t, "radv-navi21").CompileCompute(spv, "main", [3]uint32{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(direct) != fmt.Sprint(viaChild) {
+		t.Errorf("child stats %v, direct %v", viaChild, direct)
 	}
 }

@@ -24,3 +24,5 @@ func assemble(t testing.TB, name string) []byte {
 	}
 	return b
 }
+
+func readFile(name string) ([]byte, error) { return os.ReadFile(name) }

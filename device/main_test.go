@@ -1,0 +1,32 @@
+package device
+
+import (
+	"fmt"
+	"os"
+	"testing"
+)
+
+// TestMain lets this test binary serve as a compile child (ChildCompiler) when
+// AIRPIPE_DEVICE_TEST_CHILD=1, the way airpipe __compile-child does.
+func TestMain(m *testing.M) {
+	if os.Getenv("AIRPIPE_DEVICE_TEST_CHILD") == "1" {
+		if err := ServeCompileChild(os.Stdin, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// openChild opens a ChildCompiler running this test binary, or skips when target is absent.
+func openChild(t testing.TB, target string) *ChildCompiler {
+	t.Helper()
+	openCompiler(t, target) // skips when unavailable
+	c, err := OpenChildCompiler(target, []string{os.Args[0]}, []string{"AIRPIPE_DEVICE_TEST_CHILD=1"})
+	if err != nil {
+		t.Fatalf("OpenChildCompiler(%q): %v", target, err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}

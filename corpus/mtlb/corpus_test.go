@@ -3,6 +3,9 @@ package mtlb
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -14,6 +17,9 @@ import (
 type corpusEntry struct {
 	path      string
 	functions int
+	platform  string // "0x8001"
+	format    string // "2.7"
+	bytes     string
 }
 
 // corpusDir returns $AIRPIPE_CORPUS or skips the test.
@@ -36,28 +42,30 @@ func readManifest(tb testing.TB, dir string) []corpusEntry {
 	defer f.Close()
 	sc := bufio.NewScanner(f)
 	var out []corpusEntry
-	fileCol, countCol := -1, -1
+	col := map[string]int{}
 	for sc.Scan() {
 		cols := strings.Split(sc.Text(), "\t")
-		if fileCol < 0 {
+		if len(col) == 0 {
 			for i, c := range cols {
-				switch c {
-				case "file":
-					fileCol = i
-				case "function_count":
-					countCol = i
-				}
+				col[c] = i
 			}
-			if fileCol < 0 || countCol < 0 {
-				tb.Fatalf("MANIFEST.tsv header lacks file/function_count: %q", cols)
+			for _, c := range []string{"file", "function_count", "platform_u16_hex", "format_version", "bytes"} {
+				if _, ok := col[c]; !ok {
+					tb.Fatalf("MANIFEST.tsv header lacks %s: %q", c, cols)
+				}
 			}
 			continue
 		}
+		if len(cols) < len(col) {
+			tb.Fatalf("MANIFEST.tsv row %q has %d columns, want %d", cols, len(cols), len(col))
+		}
+		fileCol, countCol := col["file"], col["function_count"]
 		n, err := strconv.Atoi(cols[countCol])
 		if err != nil {
 			tb.Fatalf("MANIFEST.tsv row %q: %v", cols[fileCol], err)
 		}
-		out = append(out, corpusEntry{path: filepath.Join(dir, cols[fileCol]), functions: n})
+		out = append(out, corpusEntry{path: filepath.Join(dir, cols[fileCol]), functions: n,
+			platform: cols[col["platform_u16_hex"]], format: cols[col["format_version"]], bytes: cols[col["bytes"]]})
 	}
 	if err := sc.Err(); err != nil {
 		tb.Fatal(err)
@@ -85,6 +93,21 @@ func TestCorpus(t *testing.T) {
 		}
 		for _, u := range lib.Unknown {
 			unknown[u]++
+		}
+		if got := fmt.Sprintf("0x%04x", lib.Platform); got != e.platform {
+			t.Errorf("%s: platform %s, manifest says %s", e.path, got, e.platform)
+		}
+		if got := fmt.Sprintf("%d.%d", lib.FormatMajor, lib.FormatMinor); got != e.format {
+			t.Errorf("%s: format %s, manifest says %s", e.path, got, e.format)
+		}
+		if got := strconv.FormatUint(lib.FileSize, 10); got != e.bytes || lib.TrailingBytes != 0 {
+			t.Errorf("%s: file size %s (trailing %d), manifest says %s bytes", e.path, got, lib.TrailingBytes, e.bytes)
+		}
+		if err := lib.WriteText(io.Discard); err != nil {
+			t.Error(err)
+		}
+		if _, err := json.Marshal(lib); err != nil {
+			t.Errorf("%s: JSON: %v", e.path, err)
 		}
 		if len(lib.Functions) != e.functions {
 			t.Errorf("%s: %d functions, manifest says %d", e.path, len(lib.Functions), e.functions)

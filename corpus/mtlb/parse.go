@@ -9,6 +9,7 @@ import (
 
 // parser holds the state of one Parse call.
 type parser struct {
+	opt     Options
 	data    []byte // the library: input[:FileSize]
 	lib     *Library
 	unknown map[string]bool
@@ -22,11 +23,25 @@ func (p *parser) note(feature string) { p.unknown[feature] = true }
 // library-level problem is returned as a *FormatError; a problem confined to
 // one function is left in that Function's Problem. Parse never panics.
 func Parse(data []byte) (*Library, error) {
+	return ParseWith(data, Options{})
+}
+
+// Options tunes ParseWith.
+type Options struct {
+	// SkipArchiveListing leaves embedded source archives compressed: their
+	// Entries stay nil. Listing them means decompressing every archive
+	// (bzip2, several MiB of buffers each), which dominates parse time on
+	// libraries built with -frecord-sources.
+	SkipArchiveListing bool
+}
+
+// ParseWith is Parse with options.
+func ParseWith(data []byte, opt Options) (*Library, error) {
 	lib, err := parseHeader(data)
 	if err != nil {
 		return nil, err
 	}
-	p := &parser{data: data[:lib.FileSize:lib.FileSize], lib: lib, unknown: map[string]bool{}}
+	p := &parser{opt: opt, data: data[:lib.FileSize:lib.FileSize], lib: lib, unknown: map[string]bool{}}
 	lib.TrailingBytes = int64(len(data)) - int64(lib.FileSize)
 	lib.headerFeatures(p.note)
 	if err := p.parseFunctionList(); err != nil {

@@ -100,7 +100,9 @@ func (p *parser) parseSource(sec Section, tag string) (*Source, error) {
 			return nil, errorf(int64(off), c, "no SARC tag")
 		}
 		a.CompressedBytes = len(a.Compressed)
-		a.Entries, a.Problem = listArchive(a.Compressed)
+		if !p.opt.SkipArchiveListing {
+			a.Entries, a.Problem = listArchive(a.Compressed)
+		}
 		src.Archives = append(src.Archives, a)
 		off = next
 	}

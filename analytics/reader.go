@@ -81,6 +81,12 @@ func ReadRuns(resultsDir string) ([]Run, error) {
 		}
 		runs = append(runs, *r)
 	}
+	SortRuns(runs)
+	return runs, nil
+}
+
+// SortRuns orders runs by start time, then run ID.
+func SortRuns(runs []Run) {
 	sort.SliceStable(runs, func(i, j int) bool {
 		a, b := runs[i].Meta.Started, runs[j].Meta.Started
 		if !a.Equal(b) {
@@ -88,7 +94,6 @@ func ReadRuns(resultsDir string) ([]Run, error) {
 		}
 		return runs[i].ID() < runs[j].ID()
 	})
-	return runs, nil
 }
 
 // readRunDir reads whatever a run directory holds and records problems.
@@ -163,4 +168,37 @@ func readRunDir(dir string) (*Run, error) {
 		return nil, fmt.Errorf("run %s: run.json lists %s, not found", dir, strings.Join(missing, ", "))
 	}
 	return r, nil
+}
+
+// IsRunDir reports whether dir holds a run: a run*.json or a part file.
+func IsRunDir(dir string) bool {
+	for _, pat := range []string{"run*.json", "part-*.parquet"} {
+		if m, _ := filepath.Glob(filepath.Join(dir, pat)); len(m) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// OpenRun reads the run at path. path is a run directory, or a results
+// directory, in which case its latest complete run is read (latest reports
+// which: "" when path was a run directory).
+func OpenRun(path string) (run *Run, latest string, err error) {
+	if IsRunDir(path) {
+		r, err := readRunDir(path)
+		if err != nil {
+			return nil, "", err
+		}
+		return r, "", nil
+	}
+	runs, err := ReadRuns(path)
+	if err != nil {
+		return nil, "", err
+	}
+	for i := len(runs) - 1; i >= 0; i-- {
+		if runs[i].Complete() {
+			return &runs[i], runs[i].ID(), nil
+		}
+	}
+	return nil, "", fmt.Errorf("%s: neither a run directory nor a results directory with a complete run (%d incomplete)", path, len(runs))
 }

@@ -210,3 +210,13 @@ func mdEscape(s string) string {
 	r := strings.NewReplacer("|", `\|`, "*", `\*`, "_", `\_`, "\n", " ", "<", "&lt;")
 	return r.Replace(s)
 }
+
+// RenderFile renders the document into path atomically; nothing is written
+// when a table does not add up.
+func RenderFile(path string, d *Document, f Format) error {
+	var b strings.Builder
+	if err := Render(&b, d, f); err != nil {
+		return err
+	}
+	return writeFileAtomic(path, []byte(b.String()))
+}

@@ -294,7 +294,12 @@ func setAsideTable(rows []Row, setAside int64) *Table {
 	return t
 }
 
-// runHeader describes a run in a document's header lines.
+// RunHeader describes a run in a document's header lines.
+func RunHeader(run *Run, modules int64) []string {
+	return runHeader(run.ID(), run.Meta.Started, run.Complete(), run.Problems, modules)
+}
+
+// runHeader formats a run's header lines.
 func runHeader(runID string, started time.Time, complete bool, problems []string, modules int64) []string {
 	state := "complete"
 	if !complete {

@@ -3,6 +3,7 @@ package analytics
 import (
 	"fmt"
 	"sort"
+	"strings"
 )
 
 // Table is one table of a report: a title, column names, rows of cells
@@ -18,6 +19,16 @@ type Table struct {
 	// Sums lists the columns whose values must add up to a total computed
 	// independently of the rows. Check enforces them.
 	Sums []Sum `json:"sums,omitempty"`
+	// RowSums lists, for every row, columns that must add up to another
+	// column of the same row.
+	RowSums []RowSum `json:"row_sums,omitempty"`
+}
+
+// RowSum says that in every row the Parts columns add up to the Whole
+// column.
+type RowSum struct {
+	Parts []int `json:"parts"`
+	Whole int   `json:"whole"`
 }
 
 // Sum is a column of a table and the total its values must add up to.
@@ -65,7 +76,41 @@ func (t *Table) Check() error {
 			return &TableError{Table: t.Name, Column: t.Columns[s.Column], Got: got, Want: s.Total, What: s.What}
 		}
 	}
+	for _, rs := range t.RowSums {
+		for i, row := range t.Rows {
+			whole, err := t.count(i, row, rs.Whole)
+			if err != nil {
+				return err
+			}
+			var got int64
+			var names []string
+			for _, p := range rs.Parts {
+				n, err := t.count(i, row, p)
+				if err != nil {
+					return err
+				}
+				got += n
+				names = append(names, t.Columns[p])
+			}
+			if got != whole {
+				return &TableError{Table: t.Name, Column: strings.Join(names, " + "), Got: got, Want: whole,
+					What: fmt.Sprintf("row %d's %q", i, t.Columns[rs.Whole])}
+			}
+		}
+	}
 	return nil
+}
+
+// count returns the int64 cell at column c of row i.
+func (t *Table) count(i int, row []any, c int) (int64, error) {
+	if c < 0 || c >= len(row) {
+		return 0, fmt.Errorf("table %q: row %d has no column %d", t.Name, i, c)
+	}
+	n, ok := row[c].(int64)
+	if !ok {
+		return 0, fmt.Errorf("table %q: row %d column %q is %T, not a count", t.Name, i, t.Columns[c], row[c])
+	}
+	return n, nil
 }
 
 // CheckAll checks every table and returns the first error.

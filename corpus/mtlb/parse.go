@@ -13,6 +13,9 @@ type parser struct {
 	data    []byte // the library: input[:FileSize]
 	lib     *Library
 	unknown map[string]bool
+	// archiveBudget is how many more decompressed bytes the embedded source
+	// archives of this library may take.
+	archiveBudget int64
 }
 
 // note records an undocumented feature.
@@ -41,7 +44,7 @@ func ParseWith(data []byte, opt Options) (*Library, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &parser{opt: opt, data: data[:lib.FileSize:lib.FileSize], lib: lib, unknown: map[string]bool{}}
+	p := &parser{opt: opt, data: data[:lib.FileSize:lib.FileSize], lib: lib, unknown: map[string]bool{}, archiveBudget: MaxSourceArchiveBytes}
 	lib.TrailingBytes = int64(len(data)) - int64(lib.FileSize)
 	lib.headerFeatures(p.note)
 	if err := p.parseFunctionList(); err != nil {
@@ -175,7 +178,7 @@ func (p *parser) readMetadata() {
 				fmt.Sprintf("function[%d] %q private metadata", f.Index, f.Name))
 		}
 		if err != nil {
-			f.Problem = err.(*FormatError)
+			f.Problem = asFormatError(err, f.Offset, fmt.Sprintf("function[%d] %q metadata", f.Index, f.Name))
 			continue
 		}
 		if !seenPub[f.PublicMDOffset] {
@@ -262,4 +265,12 @@ func (p *parser) linkReflection() {
 			}
 		}
 	}
+}
+
+// asFormatError returns err as a *FormatError, wrapping other errors.
+func asFormatError(err error, off int64, construct string) *FormatError {
+	if fe, ok := err.(*FormatError); ok {
+		return fe
+	}
+	return &FormatError{Offset: off, Construct: construct, Err: err}
 }

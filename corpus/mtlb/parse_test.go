@@ -488,3 +488,37 @@ func TestNames(t *testing.T) {
 		}
 	}
 }
+
+func TestSourceArchiveProblems(t *testing.T) {
+	modern := readTestdata(t, "modern_style.metallib")
+	bz := at(modern, "BZh", 0)
+	tests := []struct {
+		name    string
+		data    []byte
+		problem string
+	}{
+		{"not bzip2", patch(modern, func(b []byte) { b[bz] = 'X' }), "bzip2 magic"},
+		{"corrupt stream", patch(modern, func(b []byte) {
+			for i := bz + 20; i < bz+60; i++ {
+				b[i] ^= 0x5a
+			}
+		}), "archive: "},
+	}
+	for _, tt := range tests {
+		lib, err := Parse(tt.data)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if p := lib.Source.Archives[0].Problem; !strings.Contains(p, tt.problem) {
+			t.Errorf("%s: problem %q, want %q", tt.name, p, tt.problem)
+		}
+	}
+	lib, err := ParseWith(modern, Options{SkipArchiveListing: true})
+	if err != nil || lib.Source.Archives[0].Entries != nil || lib.Source.Archives[0].CompressedBytes == 0 {
+		t.Errorf("SkipArchiveListing: %v %+v", err, lib.Source.Archives[0])
+	}
+	budget := int64(100)
+	if _, p := listArchive(lib.Source.Archives[0].Compressed, &budget); !strings.Contains(p, "more than") || budget != 0 {
+		t.Errorf("budget: problem %q, %d left", p, budget)
+	}
+}

@@ -10,7 +10,8 @@ import (
 )
 
 // MaxSourceArchiveBytes caps how many decompressed bytes Parse reads from
-// one embedded source archive; a larger archive gets a Problem.
+// the embedded source archives of one library, all archives together; an
+// archive that would pass the cap gets a Problem.
 const MaxSourceArchiveBytes = 64 << 20
 
 // Source is the embedded source section (HSRC, or HSRD with a working
@@ -101,7 +102,7 @@ func (p *parser) parseSource(sec Section, tag string) (*Source, error) {
 		}
 		a.CompressedBytes = len(a.Compressed)
 		if !p.opt.SkipArchiveListing {
-			a.Entries, a.Problem = listArchive(a.Compressed)
+			a.Entries, a.Problem = listArchive(a.Compressed, &p.archiveBudget)
 		}
 		src.Archives = append(src.Archives, a)
 		off = next
@@ -109,13 +110,15 @@ func (p *parser) parseSource(sec Section, tag string) (*Source, error) {
 	return src, nil
 }
 
-// listArchive decompresses a bzip2 tar archive, reading at most
-// MaxSourceArchiveBytes, and lists its files. problem is "" on success.
-func listArchive(compressed []byte) (entries []ArchiveEntry, problem string) {
+// listArchive decompresses a bzip2 tar archive, reading at most *budget
+// bytes (and taking what it read from *budget), and lists its files.
+// problem is "" on success.
+func listArchive(compressed []byte, budget *int64) (entries []ArchiveEntry, problem string) {
 	if !bytes.HasPrefix(compressed, []byte("BZh")) {
 		return nil, "archive does not start with the bzip2 magic BZh"
 	}
-	lr := &io.LimitedReader{R: bzip2.NewReader(bytes.NewReader(compressed)), N: MaxSourceArchiveBytes}
+	lr := &io.LimitedReader{R: bzip2.NewReader(bytes.NewReader(compressed)), N: *budget}
+	defer func() { *budget = lr.N }()
 	tr := tar.NewReader(lr)
 	for {
 		h, err := tr.Next()
@@ -124,9 +127,9 @@ func listArchive(compressed []byte) (entries []ArchiveEntry, problem string) {
 		}
 		if err != nil {
 			if lr.N <= 0 {
-				return entries, fmt.Sprintf("archive decompresses to more than %d bytes", MaxSourceArchiveBytes)
+				return entries, fmt.Sprintf("the library's archives decompress to more than %d bytes", MaxSourceArchiveBytes)
 			}
-			return entries, "tar: " + err.Error()
+			return entries, "archive: " + err.Error()
 		}
 		entries = append(entries, ArchiveEntry{Name: h.Name, Size: h.Size, Mode: h.Mode})
 	}

@@ -73,6 +73,7 @@ func milestoneRuns(t *testing.T) []Run {
 		m.Started = testStart.Add(time.Duration(day) * 24 * time.Hour)
 		runs = append(runs, Run{Meta: m, Rows: rows})
 		runs[day].Meta.Complete = true
+		runs[day].Meta.Rows = int64(len(rows))
 	}
 	return runs
 }

@@ -52,6 +52,9 @@ type Function struct {
 	// Bitcode is the function's slice of the bitcode section (still in its
 	// wrapper); nil when it is out of bounds.
 	Bitcode []byte `json:"-"`
+	// Unknown names the undocumented features of this function: its own
+	// tags, type code and metadata tags (a subset of Library.Unknown).
+	Unknown []string `json:"unknown,omitempty"`
 	// Problem is a failure of this function only (a bad tag, a slice out of
 	// bounds); nil when the function is sound.
 	Problem *FormatError `json:"problem,omitempty"`

@@ -21,6 +21,17 @@ type parser struct {
 // note records an undocumented feature.
 func (p *parser) note(feature string) { p.unknown[feature] = true }
 
+// noteFor returns a recorder that notes a feature for the library and for
+// function f.
+func (p *parser) noteFor(f *Function) func(string) {
+	return func(feature string) {
+		p.note(feature)
+		if !slices.Contains(f.Unknown, feature) {
+			f.Unknown = append(f.Unknown, feature)
+		}
+	}
+}
+
 // Parse reads a whole library. data may run past the library's end (the
 // header's file size); the extra bytes are counted in TrailingBytes. A
 // library-level problem is returned as a *FormatError; a problem confined to
@@ -63,6 +74,9 @@ func ParseWith(data []byte, opt Options) (*Library, error) {
 	for f := range p.unknown {
 		lib.Unknown = append(lib.Unknown, f)
 	}
+	for i := range lib.Functions {
+		slices.Sort(lib.Functions[i].Unknown)
+	}
 	sort.Strings(lib.Unknown)
 	return lib, nil
 }
@@ -84,7 +98,7 @@ func (p *parser) parseFunctionList() error {
 			return err
 		}
 		f := Function{Index: i, Offset: int64(off), Tags: tags}
-		decodeFunctionTags(&f, p.note)
+		decodeFunctionTags(&f, p.noteFor(&f))
 		p.lib.Functions = append(p.lib.Functions, f)
 		off = next
 	}
@@ -130,7 +144,7 @@ func (p *parser) locateBitcode() {
 		end := start + int(f.BitcodeSize)
 		f.Bitcode = p.data[start:end:end]
 		if !f.HasMDSZ && f.HasHash && !f.HashMatches() && trimPadding(f) {
-			p.note("container.bitcode.unhashed_padding")
+			p.noteFor(f)("container.bitcode.unhashed_padding")
 		}
 	}
 }
@@ -171,10 +185,10 @@ func (p *parser) readMetadata() {
 			continue
 		}
 		var err error
-		f.PublicMetadata, err = p.metadataGroup(p.lib.Sections.PublicMetadata, f.PublicMDOffset,
+		f.PublicMetadata, err = p.metadataGroup(f, p.lib.Sections.PublicMetadata, f.PublicMDOffset,
 			fmt.Sprintf("function[%d] %q public metadata", f.Index, f.Name))
 		if err == nil {
-			f.PrivateMetadata, err = p.metadataGroup(p.lib.Sections.PrivateMetadata, f.PrivateMDOffset,
+			f.PrivateMetadata, err = p.metadataGroup(f, p.lib.Sections.PrivateMetadata, f.PrivateMDOffset,
 				fmt.Sprintf("function[%d] %q private metadata", f.Index, f.Name))
 		}
 		if err != nil {
@@ -194,7 +208,7 @@ func (p *parser) readMetadata() {
 
 // metadataGroup reads the tag group at rel inside sec and decodes its tags.
 // An empty section holds no groups: it yields no tags.
-func (p *parser) metadataGroup(sec Section, rel uint64, construct string) ([]Tag, error) {
+func (p *parser) metadataGroup(f *Function, sec Section, rel uint64, construct string) ([]Tag, error) {
 	if sec.Size == 0 {
 		return nil, nil
 	}
@@ -207,7 +221,7 @@ func (p *parser) metadataGroup(sec Section, rel uint64, construct string) ([]Tag
 		return nil, err
 	}
 	for i := range tags {
-		decodeMetadataTag(&tags[i], p.note)
+		decodeMetadataTag(&tags[i], p.noteFor(f))
 	}
 	return tags, nil
 }
@@ -236,7 +250,7 @@ func (p *parser) checkSourceOffsets() {
 			}
 		}
 		if f.SourceArchive == "" {
-			p.note("container.soff.unmatched")
+			p.noteFor(f)("container.soff.unmatched")
 		}
 	}
 }
@@ -261,7 +275,7 @@ func (p *parser) linkReflection() {
 				}
 			}
 			if f.Reflection == nil {
-				p.note("container.rflt.unmatched")
+				p.noteFor(f)("container.rflt.unmatched")
 			}
 		}
 	}

@@ -91,6 +91,12 @@ func TestParseModernDetails(t *testing.T) {
 	if !slices.ContainsFunc(f0.Tags, func(t Tag) bool { return t.Name == "QQQQ" && bytes.Equal(t.Data, []byte{1, 2, 3}) }) {
 		t.Error("unknown function tag QQQQ was not kept")
 	}
+	if want := []string{"container.function_type.7", "container.tag.RFLT"}; !slices.Equal(f1.Unknown, want) {
+		t.Errorf("function unknown = %q, want %q", f1.Unknown, want)
+	}
+	if want := []string{"container.tag.QQQQ", "container.tag.RFLT"}; !slices.Equal(f0.Unknown, want) {
+		t.Errorf("function unknown = %q, want %q", f0.Unknown, want)
+	}
 	if f1.Layer == nil || *f1.Layer != 33 || f1.Tess == nil || *f1.Tess != 3<<2|1 {
 		t.Errorf("LAYR/TESS = %v/%v", f1.Layer, f1.Tess)
 	}

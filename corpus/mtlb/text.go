@@ -93,6 +93,9 @@ func writeFunction(p func(string, ...any), f *Function) {
 	if f.Reflection != nil {
 		p("      reflection group %d\n", *f.Reflection)
 	}
+	if len(f.Unknown) > 0 {
+		p("      undocumented: %s\n", strings.Join(f.Unknown, " "))
+	}
 	if f.Problem != nil {
 		p("      problem: %v\n", f.Problem)
 	}

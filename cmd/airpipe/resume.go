@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -22,9 +23,13 @@ func resumeRun(o runOptions, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "airpipe run --resume: %s holds %d run*.json files, want exactly one (resume each shard on its own machine with its own directory copy)\n", dir, len(metas))
 		return 2
 	}
-	prev, _, err := analytics.ReadRun(dir)
+	var prev analytics.RunMeta
+	b, err := os.ReadFile(metas[0])
+	if err == nil {
+		err = json.Unmarshal(b, &prev)
+	}
 	if err != nil {
-		fmt.Fprintf(stderr, "airpipe run --resume: %v\n", err)
+		fmt.Fprintf(stderr, "airpipe run --resume: %s: %v\n", metas[0], err)
 		return 2
 	}
 	// Re-read the original arguments, without --resume itself.

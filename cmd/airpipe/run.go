@@ -53,6 +53,7 @@ type runOptions struct {
 	noCache     bool
 	shard       string
 	resume      string
+	checkpoint  time.Duration
 }
 
 // bindRunFlags declares run's flags into o.
@@ -70,6 +71,7 @@ func bindRunFlags(fs *pflag.FlagSet, o *runOptions) {
 	fs.BoolVar(&o.noCache, "no-cache", false, "neither read nor write the cache")
 	fs.StringVar(&o.shard, "shard", "", "run shard I/N only (0-based; libraries split by SHA-256); e.g. $JOB_COMPLETION_INDEX/N or $SLURM_ARRAY_TASK_ID/N")
 	fs.StringVar(&o.resume, "resume", "", "continue the interrupted run in RUN_DIR with its original arguments")
+	fs.DurationVar(&o.checkpoint, "checkpoint", 10*time.Second, "land written rows in a part file at least this often (a kill loses at most this much work)")
 }
 
 func runCmd(args []string, stdout, stderr io.Writer) int {
@@ -231,7 +233,7 @@ func executeRun(ctx context.Context, o runOptions, plan runPlan, stdout, stderr 
 			if writeErr != nil {
 				return writeErr
 			}
-			if writeErr = w.Write(row); writeErr == nil && time.Since(lastFlush) > checkpointEvery {
+			if writeErr = w.Write(row); writeErr == nil && time.Since(lastFlush) > o.checkpoint {
 				writeErr, lastFlush = w.Flush(), time.Now()
 			}
 			return writeErr
@@ -268,10 +270,6 @@ func executeRun(ctx context.Context, o runOptions, plan runPlan, stdout, stderr 
 	}
 	return status
 }
-
-// checkpointEvery is how often written rows are landed in a part file, so a
-// killed run loses at most this much work.
-const checkpointEvery = 10 * time.Second
 
 // moduleID identifies a module occurrence within a run.
 type moduleID struct {

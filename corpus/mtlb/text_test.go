@@ -81,3 +81,20 @@ func TestJSON(t *testing.T) {
 		t.Errorf("JSON = %s", b)
 	}
 }
+
+func TestFunctionWriteText(t *testing.T) {
+	lib, err := Parse(readTestdata(t, "modern_style.metallib"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all, one bytes.Buffer
+	if err := lib.WriteText(&all); err != nil {
+		t.Fatal(err)
+	}
+	if err := lib.Functions[1].WriteText(&one); err != nil {
+		t.Fatal(err)
+	}
+	if one.Len() == 0 || !bytes.Contains(all.Bytes(), one.Bytes()) || !strings.HasPrefix(one.String(), "  [1] mesh0 (mesh?)") {
+		t.Errorf("function text not part of the library's:\n%s", one.Bytes())
+	}
+}

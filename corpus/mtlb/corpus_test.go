@@ -78,6 +78,7 @@ func TestCorpus(t *testing.T) {
 	entries := readManifest(t, dir)
 	total := 0
 	unknown := map[string]int{}
+	stats := map[string]int{}
 	for _, e := range entries {
 		data, err := os.ReadFile(e.path)
 		if err != nil {
@@ -113,8 +114,12 @@ func TestCorpus(t *testing.T) {
 			t.Errorf("%s: %d functions, manifest says %d", e.path, len(lib.Functions), e.functions)
 		}
 		total += len(lib.Functions)
+		stats[fmt.Sprintf("extension=%v", lib.Extension != nil)]++
 		for i := range lib.Functions {
 			f := &lib.Functions[i]
+			stats[fmt.Sprintf("air=%d.%d", f.AIRMajor, f.AIRMinor)]++
+			stats["type="+f.TypeName()]++
+			stats[fmt.Sprintf("mdsz=%v", f.HasMDSZ)]++
 			if f.Problem != nil {
 				t.Errorf("%s: %v", e.path, f.Problem)
 				continue
@@ -141,4 +146,5 @@ func TestCorpus(t *testing.T) {
 		t.Errorf("corpus holds %d functions, want 1182", total)
 	}
 	t.Logf("%d libraries, %d functions; undocumented features (libraries): %v", len(entries), total, unknown)
+	t.Logf("counts: %v", stats)
 }

@@ -46,7 +46,7 @@ type Binding struct {
 	// ArgTypeName, ArgName, ArgTypeSize, ArgTypeAlign, BufferSize come from
 	// the air.arg_type_name, air.arg_name, air.arg_type_size,
 	// air.arg_type_align_size, air.buffer_size keys (sizes -1 when absent).
-	ArgTypeName, ArgName     string
+	ArgTypeName, ArgName      string
 	ArgTypeSize, ArgTypeAlign int64
 	BufferSize                int64
 	// Struct is air.struct_type_info, decoded.

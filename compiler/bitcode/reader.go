@@ -1,0 +1,237 @@
+// Package bitcode reads LLVM bitcode modules, as Apple's AIR uses them, into
+// the plain-data IR of package compiler/air, and prints that IR as LLVM
+// text (WriteLL). It is written from the bitstream format's documentation
+// and LLVM's record layouts; it links nothing of LLVM.
+//
+// Refuse, never guess: a block, record or encoding it does not know fails
+// the read with an *Error naming it (reader/unknown-record,
+// reader/unknown-block); input that breaks the format is reader/malformed.
+package bitcode
+
+import (
+	"encoding/binary"
+
+	"github.com/airpipe/airpipe/compiler/air"
+)
+
+const wrapperMagic = 0x0B17C0DE
+
+// ReadModule reads a raw bitcode module. A bitcode wrapper header
+// (magic 0x0B17C0DE, as .metallib files carry) is accepted and stripped.
+// Error offsets are bit offsets from the start of the bitstream (after
+// the wrapper).
+func ReadModule(data []byte) (*air.Module, error) {
+	bc, err := stripWrapper(data)
+	if err != nil {
+		return nil, err
+	}
+	r := &reader{}
+	m, rerr := r.read(bc)
+	if rerr != nil {
+		return nil, rerr
+	}
+	return m, nil
+}
+
+func stripWrapper(data []byte) ([]byte, *Error) {
+	if len(data) >= 4 && binary.LittleEndian.Uint32(data) == wrapperMagic {
+		if len(data) < 20 {
+			return nil, &Error{Code: CodeMalformed, Detail: "wrapper header", Offset: 0, Msg: "shorter than 20 bytes"}
+		}
+		off := uint64(binary.LittleEndian.Uint32(data[8:]))
+		size := uint64(binary.LittleEndian.Uint32(data[12:]))
+		if off+size > uint64(len(data)) || off < 20 {
+			return nil, &Error{Code: CodeMalformed, Detail: "wrapper header", Offset: 8, Msg: "offset+size past the end of the data (byte offsets)"}
+		}
+		data = data[off : off+size]
+	}
+	if len(data) < 4 || data[0] != 'B' || data[1] != 'C' || data[2] != 0xC0 || data[3] != 0xDE {
+		return nil, &Error{Code: CodeMalformed, Detail: "magic", Offset: 0, Msg: "not LLVM bitcode (no 'BC' 0xC0DE)"}
+	}
+	if len(data)%4 != 0 {
+		return nil, &Error{Code: CodeMalformed, Detail: "bitstream", Offset: 0, Msg: "length not a multiple of 4 bytes"}
+	}
+	return data, nil
+}
+
+// reader holds the state of one module read.
+type reader struct {
+	c       *cursor
+	m       *air.Module
+	strtab  []byte
+	version uint64
+	types   []air.Type
+	// values is the global value list, then the function's during a body.
+	values    []air.Value
+	valTypes  []air.Type // explicit types of forward references
+	nGlobal   int        // values that are module-level
+	attrGrps  map[uint64]*attrGroup
+	attrLists []air.AttributeList
+	sections  []string
+	gcNames   []string
+	// metadata
+	md           []air.Metadata
+	nGlobalMD    int
+	mdPending    []mdFixup
+	namedPending []namedFixup
+	globalAttach [][]uint64
+	kindOrder    []uint64
+	mdKinds      map[uint64]string
+	globalInit   []globalInit
+	fnPending    []fnPending
+	bodies       []*air.Function // functions with bodies, in record order
+	nextBody     int
+	// constants being resolved lazily
+	cst   *constTable
+	curFn *fnState
+	// hook for tests: swaps operands of one record kind on purpose
+	breakHook func(block, code uint64, ops []uint64)
+}
+
+type globalInit struct {
+	g  *air.GlobalVariable
+	id uint64
+}
+
+type fnPending struct {
+	f                             *air.Function
+	prologue, prefix, personality uint64
+}
+
+func (r *reader) read(bc []byte) (*air.Module, *Error) {
+	r.m = &air.Module{MDKinds: map[uint64]string{}}
+	r.mdKinds = r.m.MDKinds
+	r.attrGrps = map[uint64]*attrGroup{}
+	// First pass over the top level: STRTAB and IDENTIFICATION, and where the module is.
+	r.c = newCursor(bc[4:])
+	c := r.c
+	var modulePos []uint64
+	for !r.atEnd() {
+		kind, id, err := c.next()
+		if err != nil {
+			return nil, err
+		}
+		if kind != entryBlock {
+			return nil, malformed(c.r.pos, "top level", "record or end outside any block")
+		}
+		switch id {
+		case strtabID:
+			if err := c.enter(id); err != nil {
+				return nil, err
+			}
+			if err := r.readStrtab(); err != nil {
+				return nil, err
+			}
+		case identificationID:
+			if err := c.enter(id); err != nil {
+				return nil, err
+			}
+			if err := r.readIdentification(); err != nil {
+				return nil, err
+			}
+		case moduleBlockID:
+			modulePos = append(modulePos, c.r.pos)
+			if err := c.skip(); err != nil {
+				return nil, err
+			}
+		case symtabID:
+			if err := c.skip(); err != nil {
+				return nil, err
+			}
+		case blockInfoID:
+			if err := c.enter(id); err != nil {
+				return nil, err
+			}
+			if err := c.readBlockInfo(); err != nil {
+				return nil, err
+			}
+		default:
+			return nil, unknownBlock(c.r.pos, id)
+		}
+	}
+	if len(modulePos) != 1 {
+		return nil, malformed(c.r.pos, "MODULE_BLOCK", "%d module blocks (want 1)", len(modulePos))
+	}
+	c.r.pos = modulePos[0]
+	if err := c.enter(moduleBlockID); err != nil {
+		return nil, err
+	}
+	if err := r.readModuleBlock(); err != nil {
+		return nil, err
+	}
+	return r.m, nil
+}
+
+// atEnd reports whether only zero padding is left at the top level.
+func (r *reader) atEnd() bool {
+	c := r.c
+	if c.r.left() < 32 {
+		return true
+	}
+	for i := c.r.pos / 8; i < uint64(len(c.r.buf)); i++ {
+		if c.r.buf[i] != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func (r *reader) readStrtab() *Error {
+	for {
+		kind, code, err := r.c.next()
+		if err != nil {
+			return err
+		}
+		switch kind {
+		case entryEnd:
+			return nil
+		case entryBlock:
+			return unknownBlock(r.c.r.pos, code)
+		}
+		if code != 1 {
+			return unknownRecord(r.c.r.pos, strtabID, code)
+		}
+		r.strtab = r.c.blob
+	}
+}
+
+func (r *reader) readIdentification() *Error {
+	for {
+		kind, code, err := r.c.next()
+		if err != nil {
+			return err
+		}
+		switch kind {
+		case entryEnd:
+			return nil
+		case entryBlock:
+			return unknownBlock(r.c.r.pos, code)
+		}
+		switch code {
+		case 1:
+			r.m.Producer = opsString(r.c.ops)
+		case 2:
+			if len(r.c.ops) > 0 {
+				r.m.Epoch = r.c.ops[0]
+			}
+		default:
+			return unknownRecord(r.c.r.pos, identificationID, code)
+		}
+	}
+}
+
+// opsString turns a record's operands (one character each) into a string.
+func opsString(ops []uint64) string {
+	b := make([]byte, len(ops))
+	for i, v := range ops {
+		b[i] = byte(v)
+	}
+	return string(b)
+}
+
+func (r *reader) strtabName(off, size uint64) (string, *Error) {
+	if off+size > uint64(len(r.strtab)) || off+size < off {
+		return "", malformed(r.c.r.pos, "STRTAB", "name at %d+%d past the string table (%d bytes)", off, size, len(r.strtab))
+	}
+	return string(r.strtab[off : off+size]), nil
+}

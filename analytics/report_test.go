@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"flag"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -212,6 +213,26 @@ func BenchmarkFeatures100k(b *testing.B) {
 	for b.Loop() {
 		tb := FeaturesTable(RankFeatures(rows, 3), 0, SoleBlocked(rows))
 		if err := tb.Check(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkReadAndReport100k reads a 100,000-row run from Parquet and
+// builds its report and ranking, as airpipe report does.
+func BenchmarkReadAndReport100k(b *testing.B) {
+	out := b.TempDir()
+	dir := writeRun(b, out, testMeta("big"), DefaultPartRows, manyRows(100_000))
+	for b.Loop() {
+		run, _, err := OpenRun(dir)
+		if err != nil {
+			b.Fatal(err)
+		}
+		rep, err := BuildReport(run, DefaultReportOptions)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := Render(io.Discard, rep.Document(), FormatText); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -1,0 +1,184 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/airpipe/airpipe/analytics"
+	"github.com/airpipe/airpipe/corpus/mtlb"
+)
+
+const reproDescription = `Writes a self-contained directory for one module of a run, so that a failure can
+be handed to someone else and replayed: the library and the module's bitcode, its
+LLVM text (llvm-dis-19 when installed), the module's row (every stage's status,
+failure code, detail and message), the run's metadata (stage and tool versions),
+and rerun.sh, which runs the module's library through the stages again.
+
+MODULE is SOURCE!FUNCTION (as in the run's rows), or a prefix of the bitcode
+SHA-256 (at least 8 hex digits), or FUNCTION alone when the name is unique.
+
+Examples:
+  airpipe repro results/20261129T010000Z-ab12cd 'lib/default.metallib!blit_fragment'
+  airpipe repro --out /tmp/case results/20261129T010000Z-ab12cd 3fa9c2d1`
+
+func reproCmd(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("repro", "repro [--out DIR] RUN_DIR MODULE", reproDescription, stdout)
+	out := fs.StringP("out", "o", "", "directory to write (default: repro-<function>-<sha8>)")
+	if code, done := parseFlags(fs, args, stderr); done {
+		return code
+	}
+	if fs.NArg() != 2 {
+		fmt.Fprintln(stderr, "airpipe repro: want RUN_DIR MODULE (see 'airpipe repro --help')")
+		return 2
+	}
+	meta, rows, err := analytics.ReadRun(fs.Arg(0))
+	if err != nil {
+		fmt.Fprintf(stderr, "airpipe repro: %v\n", err)
+		return 1
+	}
+	row, err := findModule(rows, fs.Arg(1))
+	if err != nil {
+		fmt.Fprintf(stderr, "airpipe repro: %v\n", err)
+		return 1
+	}
+	dir := *out
+	if dir == "" {
+		dir = fmt.Sprintf("repro-%s-%.8s", safeName(row.Function), row.BitcodeSHA256)
+	}
+	if err := writeRepro(dir, meta, row); err != nil {
+		fmt.Fprintf(stderr, "airpipe repro: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "wrote %s (module %s!%s, stopped at %q: %s %s)\n", dir, row.Source, row.Function, row.FailedStage, row.FailureCode, row.FailureDetail)
+	return 0
+}
+
+// findModule picks one row by SOURCE!FUNCTION, SHA-256 prefix or unique name.
+func findModule(rows []analytics.Row, which string) (analytics.Row, error) {
+	var hits []analytics.Row
+	for _, r := range rows {
+		switch {
+		case r.Source+"!"+r.Function == which,
+			len(which) >= 8 && strings.HasPrefix(r.BitcodeSHA256, strings.ToLower(which)),
+			r.Function == which:
+			hits = append(hits, r)
+		}
+	}
+	switch {
+	case len(hits) == 0:
+		return analytics.Row{}, fmt.Errorf("no module %q in the run", which)
+	case len(hits) > 1:
+		var names []string
+		for i, h := range hits {
+			if i == 5 {
+				names = append(names, "...")
+				break
+			}
+			names = append(names, h.Source+"!"+h.Function)
+		}
+		return analytics.Row{}, fmt.Errorf("%q matches %d modules (%s); name one as SOURCE!FUNCTION", which, len(hits), strings.Join(names, ", "))
+	}
+	return hits[0], nil
+}
+
+func safeName(s string) string {
+	if s == "" {
+		return "library"
+	}
+	return strings.Map(func(r rune) rune {
+		if r == '/' || r == '!' || r == ' ' || r < 32 {
+			return '_'
+		}
+		return r
+	}, s)
+}
+
+func writeRepro(dir string, meta analytics.RunMeta, row analytics.Row) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	put := func(name string, data []byte, mode os.FileMode) error {
+		return os.WriteFile(filepath.Join(dir, name), data, mode)
+	}
+	js := func(v any) []byte { b, _ := json.MarshalIndent(v, "", "  "); return append(b, '\n') }
+	if err := put("row.json", js(row), 0o644); err != nil {
+		return err
+	}
+	if err := put("run.json", js(meta), 0o644); err != nil {
+		return err
+	}
+	var notes []string
+	lib, err := os.ReadFile(row.Source)
+	if err != nil {
+		notes = append(notes, fmt.Sprintf("library not copied: %v (the source is not a plain file here)", err))
+	} else {
+		if err := put("library.metallib", lib, 0o644); err != nil {
+			return err
+		}
+		if row.FunctionIndex >= 0 {
+			if n, err := writeModuleFiles(dir, lib, int(row.FunctionIndex)); err != nil {
+				notes = append(notes, err.Error())
+			} else {
+				notes = append(notes, n...)
+			}
+		}
+	}
+	stagesUpTo := strings.Join(meta.Stages, ",")
+	script := fmt.Sprintf(`#!/bin/sh
+# Re-runs the stages over this module's library (airpipe %s wrote this).
+# Original run: %s; the module stopped at stage %q with %s %s.
+set -e
+cd "$(dirname "$0")"
+airpipe run --no-cache --out results --stages %s library.metallib
+`, meta.ToolVersion, meta.RunID, row.FailedStage, row.FailureCode, row.FailureDetail, stagesUpTo)
+	if err := put("rerun.sh", []byte(script), 0o755); err != nil {
+		return err
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "module   %s!%s (index %d)\nbitcode  %s (%d bytes)\n", row.Source, row.Function, row.FunctionIndex, row.BitcodeSHA256, row.BitcodeBytes)
+	fmt.Fprintf(&b, "reached  %q; stopped at %q\nfailure  %s %s\nmessage  %s\nreason   %s\n", row.StageReached, row.FailedStage, row.FailureCode, row.FailureDetail, row.FailureMessage, row.StatusReason)
+	for _, s := range analytics.StageNames {
+		if st := row.Status(s); st != "" {
+			fmt.Fprintf(&b, "stage    %-10s %-11s (version %s)\n", s, st, meta.StageVersions[s])
+		}
+	}
+	for _, m := range row.Missing {
+		fmt.Fprintf(&b, "missing  %s %s\n", m.Code, m.Detail)
+	}
+	for k, v := range meta.ToolVersions {
+		fmt.Fprintf(&b, "tool     %s %s\n", k, v)
+	}
+	for _, n := range notes {
+		fmt.Fprintf(&b, "note     %s\n", n)
+	}
+	return put("README.txt", []byte(b.String()), 0o644)
+}
+
+// writeModuleFiles extracts the module's bitcode and, when llvm-dis-19 is
+// installed, its LLVM text.
+func writeModuleFiles(dir string, lib []byte, index int) ([]string, error) {
+	l, err := mtlb.Parse(lib)
+	if err != nil {
+		return nil, fmt.Errorf("library no longer parses: %v", err)
+	}
+	if index >= len(l.Functions) {
+		return nil, fmt.Errorf("library has no function %d now", index)
+	}
+	raw, err := l.Functions[index].RawBitcode()
+	if err != nil {
+		return nil, fmt.Errorf("bitcode: %v", err)
+	}
+	bc := filepath.Join(dir, "module.bc")
+	if err := os.WriteFile(bc, raw, 0o644); err != nil {
+		return nil, err
+	}
+	if out, err := exec.Command("llvm-dis-19", bc, "-o", filepath.Join(dir, "module.ll")).CombinedOutput(); err != nil {
+		return []string{fmt.Sprintf("module.ll not written: llvm-dis-19: %v %s", err, strings.TrimSpace(string(out)))}, nil
+	}
+	return nil, nil
+}

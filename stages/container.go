@@ -55,20 +55,7 @@ func checkContainer(m *Module) pipeline.Result {
 	}
 	m.Bitcode = raw
 	res := pipeline.Pass()
-	res.Features = append(res.Features, lib.Lib.Unknown...)
-	for _, t := range f.Tags {
-		if !knownFunctionTag(t.Name) {
-			res.Features = append(res.Features, "container.tag."+t.Name)
-		}
-	}
+	// The library's undocumented things and the function's own.
+	res.Features = append(append(res.Features, lib.Lib.Unknown...), f.Unknown...)
 	return res
-}
-
-// knownFunctionTag reports whether a function tag is one seed 000 documents.
-func knownFunctionTag(name string) bool {
-	switch name {
-	case "NAME", "MDSZ", "TYPE", "HASH", "OFFT", "SOFF", "VERS", "LAYR", "TESS", "ENDT":
-		return true
-	}
-	return false
 }

@@ -1,0 +1,74 @@
+package stages
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/airpipe/airpipe/corpus/mtlb"
+	"github.com/airpipe/airpipe/pipeline"
+)
+
+func TestRecord(t *testing.T) {
+	lib := &Library{Source: "a.metallib", SHA256: "ab", Lib: &mtlb.Library{Platform: mtlb.PlatformIOS, TargetOS: 0x82, OSMajor: 16, OSMinor: 4, FormatMajor: 1, FormatMinor: 2}}
+	fn := &mtlb.Function{Name: "k", Type: mtlb.FunctionKernel, HasVersion: true, AIRMajor: 2, AIRMinor: 6, LangMajor: 3, Bitcode: []byte("x")}
+	names := []string{"container", "reader", "translate"}
+	tests := []struct {
+		name                          string
+		results                       []pipeline.Result
+		reached, failed, code, reason string
+		statuses                      []string
+	}{
+		{"all passed", []pipeline.Result{pipeline.Pass(), pipeline.Pass(), pipeline.Pass()}, "translate", "", "", "", []string{"passed", "passed", "passed"}},
+		{"failed at reader", []pipeline.Result{pipeline.Pass(), pipeline.Fail("reader/unknown-record", "FUNCTION_BLOCK/X(code 9)", "m"), {}}, "container", "reader", "reader/unknown-record", "", []string{"passed", "failed", "not-run"}},
+		{"unjudged is set aside, not failed", []pipeline.Result{pipeline.Pass(), pipeline.Pass(), pipeline.UnjudgedBecause("no reference")}, "reader", "", "", "no reference", []string{"passed", "passed", "unjudged"}},
+		{"unavailable", []pipeline.Result{pipeline.Pass(), pipeline.Unavailablef("llvm-dis-19 not installed"), {}}, "container", "", "", "llvm-dis-19 not installed", []string{"passed", "unavailable", "not-run"}},
+		{"cancelled", []pipeline.Result{pipeline.Pass(), {Status: pipeline.NotRun, Code: pipeline.CodeCancelled, Message: "interrupted"}, {}}, "container", "reader", "cancelled", "", []string{"passed", "not-run", "not-run"}},
+		{"failed first", []pipeline.Result{pipeline.Fail(CodeHashMismatch, "function[0]", "m"), {}, {}}, "", "container", CodeHashMismatch, "", []string{"failed", "not-run", "not-run"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			for i := range tc.results {
+				tc.results[i].Duration = 3 * time.Millisecond
+			}
+			row := Record(RunInfo{ID: "r", Started: time.Unix(100, 0), Stages: names}, pipeline.Done[*Module]{
+				Item: &Module{Library: lib, Function: fn, Index: 0, SHA256: "cd"}, Results: tc.results})
+			if row.StageReached != tc.reached || row.FailedStage != tc.failed || row.FailureCode != tc.code || row.StatusReason != tc.reason {
+				t.Errorf("reached %q failed %q code %q reason %q", row.StageReached, row.FailedStage, row.FailureCode, row.StatusReason)
+			}
+			for i, n := range names {
+				if got := row.Status(n); got != tc.statuses[i] {
+					t.Errorf("%s status %q, want %q", n, got, tc.statuses[i])
+				}
+			}
+			if row.Platform != "iOS" || row.OSVersion != "16.4" || row.FunctionType != "kernel" || row.AIRVersion != "2.6" || row.BitcodeBytes != 1 {
+				t.Errorf("library/function columns: %+v", row)
+			}
+			if row.Status("emulator") != "" {
+				t.Errorf("a stage outside the run has status %q", row.Status("emulator"))
+			}
+		})
+	}
+}
+
+func TestContainerVerdicts(t *testing.T) {
+	good := &mtlb.Function{Name: "f", HasHash: true}
+	tests := []struct {
+		name string
+		m    *Module
+		code string
+	}{
+		{"library error", &Module{Library: &Library{Err: &mtlb.FormatError{Construct: "header", Msg: "short"}, ErrCode: CodeMalformedLibrary}, Index: -1}, CodeMalformedLibrary},
+		{"unreadable", &Module{Library: &Library{Err: errors.New("permission denied"), ErrCode: CodeUnreadable}, Index: -1}, CodeUnreadable},
+		{"out of bounds", &Module{Library: &Library{Lib: &mtlb.Library{}}, Function: &mtlb.Function{Problem: &mtlb.FormatError{Construct: "function[0] tag OFFT"}}}, CodeBitcodeOutOfBounds},
+		{"no hash", &Module{Library: &Library{Lib: &mtlb.Library{}}, Function: &mtlb.Function{Name: "f", Bitcode: []byte{1}}}, CodeMissingHash},
+		{"hash mismatch", &Module{Library: &Library{Lib: &mtlb.Library{}}, Function: &mtlb.Function{Name: "f", HasHash: true, Bitcode: []byte{1}}}, CodeHashMismatch},
+		{"no bitcode", &Module{Library: &Library{Lib: &mtlb.Library{}}, Function: good}, CodeHashMismatch},
+	}
+	for _, tc := range tests {
+		r := checkContainer(tc.m)
+		if r.Status != pipeline.Failed || r.Code != tc.code {
+			t.Errorf("%s: %+v, want failed %s", tc.name, r, tc.code)
+		}
+	}
+}

@@ -1,0 +1,383 @@
+package translate
+
+import (
+	"strings"
+
+	"github.com/airpipe/airpipe/compiler/air"
+	"github.com/airpipe/airpipe/compiler/spirv"
+)
+
+// An air.* function's name is air.<op>[.<modifiers>].<type suffixes>:
+// air.fast_pow.v3f32, air.min.u.i32, air.convert.f.f32.u.i32,
+// air.sample_texture_2d.v4f32, air.atomic.global.add.u.i32. splitName
+// returns the operation (fast_pow, min, convert, atomic.global.add) and the
+// remaining tokens (modifiers and type suffixes).
+func splitName(name string) (string, []string) {
+	toks := strings.Split(strings.TrimPrefix(name, "air."), ".")
+	i := 1
+	for i < len(toks) && !isSuffixToken(toks[i]) {
+		i++
+	}
+	return strings.Join(toks[:i], "."), toks[i:]
+}
+
+// isSuffixToken reports a type suffix (f32, v4f32, i1, v2i16) or a signedness/kind letter.
+func isSuffixToken(s string) bool {
+	if s == "u" || s == "s" || s == "f" {
+		return true
+	}
+	s = strings.TrimLeft(s, "v0123456789")
+	if len(s) < 2 || (s[0] != 'f' && s[0] != 'i') {
+		return false
+	}
+	for _, c := range s[1:] {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// mathKind says how a math operation's operands are typed.
+type mathKind uint8
+
+const (
+	mathFloat mathKind = iota
+	mathSigned
+	mathUnsigned
+	mathInt // either signedness: the op is the same
+)
+
+// mathOp lowers an air math function: a GLSL.std.450 instruction or a core
+// opcode, or a custom lowering (lower) that keeps Metal's semantics where
+// they differ from GLSL's.
+type mathOp struct {
+	glsl  spirv.GLSLOp
+	core  spirv.Op
+	arity int
+	kind  mathKind
+	lower func(t *translator, ty air.Type, args []spirv.ID) spirv.ID
+}
+
+// mathOps is the one table from air.* math names (without fast_/precise_
+// prefix, signedness in the name for integer ones) to lowerings.
+var mathOps = map[string]mathOp{
+	"fabs": {glsl: spirv.GLSLFAbs, arity: 1}, "floor": {glsl: spirv.GLSLFloor, arity: 1},
+	"ceil": {glsl: spirv.GLSLCeil, arity: 1}, "trunc": {glsl: spirv.GLSLTrunc, arity: 1},
+	"rint": {glsl: spirv.GLSLRoundEven, arity: 1}, "fract": {glsl: spirv.GLSLFract, arity: 1},
+	"sqrt": {glsl: spirv.GLSLSqrt, arity: 1}, "rsqrt": {glsl: spirv.GLSLInverseSqrt, arity: 1},
+	"exp": {glsl: spirv.GLSLExp, arity: 1}, "exp2": {glsl: spirv.GLSLExp2, arity: 1},
+	"log": {glsl: spirv.GLSLLog, arity: 1}, "log2": {glsl: spirv.GLSLLog2, arity: 1},
+	"sin": {glsl: spirv.GLSLSin, arity: 1}, "cos": {glsl: spirv.GLSLCos, arity: 1}, "tan": {glsl: spirv.GLSLTan, arity: 1},
+	"asin": {glsl: spirv.GLSLAsin, arity: 1}, "acos": {glsl: spirv.GLSLAcos, arity: 1}, "atan": {glsl: spirv.GLSLAtan, arity: 1},
+	"sinh": {glsl: spirv.GLSLSinh, arity: 1}, "cosh": {glsl: spirv.GLSLCosh, arity: 1}, "tanh": {glsl: spirv.GLSLTanh, arity: 1},
+	"asinh": {glsl: spirv.GLSLAsinh, arity: 1}, "acosh": {glsl: spirv.GLSLAcosh, arity: 1}, "atanh": {glsl: spirv.GLSLAtanh, arity: 1},
+	"pow": {glsl: spirv.GLSLPow, arity: 2}, "powr": {glsl: spirv.GLSLPow, arity: 2},
+	"fmax": {glsl: spirv.GLSLNMax, arity: 2}, "fmin": {glsl: spirv.GLSLNMin, arity: 2},
+	"fma": {glsl: spirv.GLSLFma, arity: 3}, "mad": {glsl: spirv.GLSLFma, arity: 3},
+	"clamp": {glsl: spirv.GLSLNClamp, arity: 3}, "mix": {glsl: spirv.GLSLFMix, arity: 3},
+	"step": {glsl: spirv.GLSLStep, arity: 2}, "smoothstep": {glsl: spirv.GLSLSmoothStep, arity: 3},
+	"fmod": {core: spirv.OpFRem, arity: 2},
+	"dfdx": {core: spirv.OpDPdx, arity: 1}, "dfdy": {core: spirv.OpDPdy, arity: 1}, "fwidth": {core: spirv.OpFwidth, arity: 1},
+	"saturate": {arity: 1, lower: lowerSaturate}, "round": {arity: 1, lower: lowerRound},
+	"sign": {arity: 1, lower: lowerSign}, "atan2": {arity: 2, lower: lowerAtan2},
+	"exp10": {arity: 1, lower: lowerExp10}, "log10": {arity: 1, lower: lowerLog10},
+	"min.u": {glsl: spirv.GLSLUMin, arity: 2, kind: mathUnsigned}, "min.s": {glsl: spirv.GLSLSMin, arity: 2, kind: mathSigned},
+	"max.u": {glsl: spirv.GLSLUMax, arity: 2, kind: mathUnsigned}, "max.s": {glsl: spirv.GLSLSMax, arity: 2, kind: mathSigned},
+	"clamp.u": {glsl: spirv.GLSLUClamp, arity: 3, kind: mathUnsigned}, "clamp.s": {glsl: spirv.GLSLSClamp, arity: 3, kind: mathSigned},
+	"abs.s": {glsl: spirv.GLSLSAbs, arity: 1, kind: mathSigned},
+	"popcount": {core: spirv.OpBitCount, arity: 1, kind: mathInt},
+	"reverse_bits": {core: spirv.OpBitReverse, arity: 1, kind: mathInt},
+}
+
+// call lowers a call to a declared function: an air.* or llvm.* intrinsic.
+func (t *translator) call(c *air.Call) {
+	callee := c.Called()
+	if callee == nil || !callee.IsDeclaration() {
+		// Reported once per function by checkCalls.
+		if air.HasResult(c) && !isPointer(c.Type()) {
+			t.vals[c] = t.b.Undef(t.typ(c.Type()))
+		}
+		return
+	}
+	name := callee.Name
+	id, ok := t.intrinsic(c, name)
+	if !ok {
+		t.miss.add(CodeUnhandledIntrinsic, name)
+		if air.HasResult(c) && !isPointer(c.Type()) {
+			id = t.b.Undef(t.typ(c.Type()))
+		}
+	}
+	if id != 0 {
+		t.vals[c] = id
+	}
+}
+
+// intrinsic lowers the call; false means the name has no lowering.
+func (t *translator) intrinsic(c *air.Call, name string) (spirv.ID, bool) {
+	if strings.HasPrefix(name, "llvm.") {
+		return t.llvmIntrinsic(c, name)
+	}
+	if !strings.HasPrefix(name, "air.") {
+		return 0, false
+	}
+	op, rest := splitName(name)
+	switch {
+	case strings.HasPrefix(op, "sample_") || strings.HasPrefix(op, "read_texture") || strings.HasPrefix(op, "write_texture") || strings.HasPrefix(op, "get_"):
+		return t.texture(c, op, rest)
+	case op == "convert":
+		return t.convert(c, rest)
+	case op == "dot":
+		if len(c.Args) != 2 || lanes(c.Args[0].Type()) < 2 {
+			return 0, false
+		}
+		return t.f.Op(spirv.OpDot, t.typ(c.Type()), t.value(c.Args[0]), t.value(c.Args[1])), true
+	case op == "discard_fragment":
+		if t.model != spirv.ExecutionModelFragment {
+			return 0, false
+		}
+		t.b.Extension("SPV_EXT_demote_to_helper_invocation")
+		t.b.Capability(spirv.CapabilityDemoteToHelperInvocationEXT)
+		t.f.Emit(spirv.OpDemoteToHelperInvocationEXT)
+		return 0, true
+	case strings.HasPrefix(op, "atomic."):
+		return t.atomic(c, op, rest)
+	case op == "wg.barrier" || op == "mem.barrier":
+		return t.barrier(c, op)
+	}
+	base := strings.TrimPrefix(strings.TrimPrefix(op, "fast_"), "precise_")
+	if len(rest) > 0 && (rest[0] == "u" || rest[0] == "s") {
+		base += "." + rest[0]
+	}
+	m, ok := mathOps[base]
+	if !ok || len(c.Args) != m.arity {
+		return 0, false
+	}
+	ty := c.Type()
+	switch m.kind {
+	case mathFloat:
+		if _, ok := air.Scalar(ty).(*air.FloatType); !ok {
+			return 0, false
+		}
+		if m.core == spirv.OpDPdx || m.core == spirv.OpDPdy || m.core == spirv.OpFwidth {
+			if t.model != spirv.ExecutionModelFragment {
+				return 0, false
+			}
+		}
+	default:
+		if intBits(ty) == 0 || intBits(ty) == 1 {
+			return 0, false
+		}
+	}
+	args := make([]spirv.ID, len(c.Args))
+	for i, a := range c.Args {
+		args[i] = t.value(a)
+	}
+	switch {
+	case m.lower != nil:
+		return m.lower(t, ty, args), true
+	case m.core != 0:
+		return t.f.Op(m.core, t.typ(ty), args...), true
+	}
+	return t.f.ExtInst(t.typ(ty), m.glsl, args...), true
+}
+
+func lowerSaturate(t *translator, ty air.Type, a []spirv.ID) spirv.ID {
+	return t.f.ExtInst(t.typ(ty), spirv.GLSLNClamp, a[0], t.floatConst(ty, 0), t.floatConst(ty, 1))
+}
+
+// lowerRound is Metal's round: half-way cases away from zero, computed as
+// trunc(x) stepped one away from zero when |x - trunc(x)| >= 0.5 (exact for
+// every float, and it keeps the sign of -0).
+func lowerRound(t *translator, ty air.Type, a []spirv.ID) spirv.ID {
+	fty := t.typ(ty)
+	bty := t.boolType(ty)
+	tr := t.f.ExtInst(fty, spirv.GLSLTrunc, a[0])
+	d := t.f.ExtInst(fty, spirv.GLSLFAbs, t.f.Op(spirv.OpFSub, fty, a[0], tr))
+	far := t.f.Op(spirv.OpFOrdGreaterThanEqual, bty, d, t.floatConst(ty, 0.5))
+	step := t.f.Op(spirv.OpFAdd, fty, tr, t.f.ExtInst(fty, spirv.GLSLFSign, a[0]))
+	return t.f.Op(spirv.OpSelect, fty, far, step, tr)
+}
+
+// lowerSign is Metal's sign: 1 or -1 away from zero, x itself for ±0, 0 for NaN.
+func lowerSign(t *translator, ty air.Type, a []spirv.ID) spirv.ID {
+	fty := t.typ(ty)
+	bty := t.boolType(ty)
+	x := a[0]
+	pos := t.f.Op(spirv.OpFOrdGreaterThan, bty, x, t.floatConst(ty, 0))
+	neg := t.f.Op(spirv.OpFOrdLessThan, bty, x, t.floatConst(ty, 0))
+	nan := t.f.Op(spirv.OpIsNan, bty, x)
+	z := t.f.Op(spirv.OpSelect, fty, nan, t.floatConst(ty, 0), x)
+	z = t.f.Op(spirv.OpSelect, fty, neg, t.floatConst(ty, -1), z)
+	return t.f.Op(spirv.OpSelect, fty, pos, t.floatConst(ty, 1), z)
+}
+
+// lowerAtan2 is atan2 with C's values at the origin (GLSL leaves them
+// undefined): atan2(±0, +0) = ±0 and atan2(±0, -0) = ±π.
+func lowerAtan2(t *translator, ty air.Type, a []spirv.ID) spirv.ID {
+	fty := t.typ(ty)
+	bty := t.boolType(ty)
+	y, x := a[0], a[1]
+	r := t.f.ExtInst(fty, spirv.GLSLAtan2, y, x)
+	zero := t.floatConst(ty, 0)
+	origin := t.f.Op(spirv.OpLogicalAnd, bty, t.f.Op(spirv.OpFOrdEqual, bty, y, zero), t.f.Op(spirv.OpFOrdEqual, bty, x, zero))
+	// x's sign bit: 1/x is -inf for -0.
+	negX := t.f.Op(spirv.OpFOrdLessThan, bty, t.f.Op(spirv.OpFDiv, fty, t.floatConst(ty, 1), x), zero)
+	pi := t.f.Op(spirv.OpFMul, fty, t.f.ExtInst(fty, spirv.GLSLFSign, t.f.Op(spirv.OpFDiv, fty, t.floatConst(ty, 1), y)), t.floatConst(ty, 3.14159265358979323846))
+	atOrigin := t.f.Op(spirv.OpSelect, fty, negX, pi, y)
+	return t.f.Op(spirv.OpSelect, fty, origin, atOrigin, r)
+}
+
+func lowerExp10(t *translator, ty air.Type, a []spirv.ID) spirv.ID {
+	fty := t.typ(ty)
+	return t.f.ExtInst(fty, spirv.GLSLExp2, t.f.Op(spirv.OpFMul, fty, a[0], t.floatConst(ty, 3.321928094887362)))
+}
+
+func lowerLog10(t *translator, ty air.Type, a []spirv.ID) spirv.ID {
+	fty := t.typ(ty)
+	return t.f.Op(spirv.OpFMul, fty, t.f.ExtInst(fty, spirv.GLSLLog2, a[0]), t.floatConst(ty, 0.30102999566398120))
+}
+
+// boolType is the bool (or bool vector) type with ty's lanes.
+func (t *translator) boolType(ty air.Type) spirv.ID {
+	if n := lanes(ty); n > 1 {
+		return t.b.TypeVector(t.b.TypeBool(), uint32(n))
+	}
+	return t.b.TypeBool()
+}
+
+// convert lowers air.convert.<dst kind>.<dst type>.<src kind>.<src type>.
+func (t *translator) convert(c *air.Call, rest []string) (spirv.ID, bool) {
+	if len(rest) != 4 || len(c.Args) != 1 {
+		return 0, false
+	}
+	dk, sk := rest[0], rest[2]
+	src, dst := c.Args[0].Type(), c.Type()
+	x := t.value(c.Args[0])
+	ty := t.typ(dst)
+	db, sb := intBits(dst), intBits(src)
+	switch {
+	case dk == "f" && sk == "f":
+		if scalarBits(air.Scalar(src)) == scalarBits(air.Scalar(dst)) {
+			return x, true
+		}
+		return t.f.Op(spirv.OpFConvert, ty, x), true
+	case dk == "f" && (sk == "u" || sk == "s"):
+		if sb == 1 {
+			return t.f.Op(spirv.OpSelect, ty, x, t.floatConst(dst, 1), t.zeroOf(dst)), true
+		}
+		if sk == "u" {
+			return t.f.Op(spirv.OpConvertUToF, ty, x), true
+		}
+		return t.f.Op(spirv.OpConvertSToF, ty, x), true
+	case (dk == "u" || dk == "s") && sk == "f":
+		if db == 1 {
+			return t.f.Op(spirv.OpFUnordNotEqual, ty, x, t.zeroOf(src)), true
+		}
+		if dk == "u" {
+			return t.f.Op(spirv.OpConvertFToU, ty, x), true
+		}
+		return t.f.Op(spirv.OpConvertFToS, ty, x), true
+	case (dk == "u" || dk == "s") && (sk == "u" || sk == "s"):
+		switch {
+		case db == sb:
+			return x, true
+		case db == 1:
+			return t.f.Op(spirv.OpINotEqual, ty, x, t.intConst(src, 0)), true
+		case sb == 1:
+			return t.f.Op(spirv.OpSelect, ty, x, t.intConst(dst, 1), t.intConst(dst, 0)), true
+		case sk == "s":
+			return t.f.Op(spirv.OpSConvert, ty, x), true
+		}
+		return t.f.Op(spirv.OpUConvert, ty, x), true
+	}
+	return 0, false
+}
+
+// llvmIntrinsic lowers the llvm.* intrinsics the corpus uses.
+func (t *translator) llvmIntrinsic(c *air.Call, name string) (spirv.ID, bool) {
+	switch {
+	case strings.HasPrefix(name, "llvm.lifetime."), strings.HasPrefix(name, "llvm.dbg."),
+		strings.HasPrefix(name, "llvm.assume"), strings.HasPrefix(name, "llvm.experimental.noalias"):
+		return 0, true
+	case strings.HasPrefix(name, "llvm.memcpy."), strings.HasPrefix(name, "llvm.memmove."):
+		return 0, t.memcpy(c)
+	case strings.HasPrefix(name, "llvm.memset."):
+		return 0, t.memset(c)
+	}
+	base := strings.TrimPrefix(name, "llvm.")
+	if i := strings.IndexByte(base, '.'); i >= 0 {
+		base = base[:i]
+	}
+	m, ok := llvmMath[base]
+	if !ok || len(c.Args) < m.arity {
+		return 0, false
+	}
+	args := make([]spirv.ID, m.arity)
+	for i := range args {
+		args[i] = t.value(c.Args[i])
+	}
+	if m.core != 0 {
+		return t.f.Op(m.core, t.typ(c.Type()), args...), true
+	}
+	return t.f.ExtInst(t.typ(c.Type()), m.glsl, args...), true
+}
+
+var llvmMath = map[string]mathOp{
+	"fabs": {glsl: spirv.GLSLFAbs, arity: 1}, "floor": {glsl: spirv.GLSLFloor, arity: 1},
+	"ceil": {glsl: spirv.GLSLCeil, arity: 1}, "trunc": {glsl: spirv.GLSLTrunc, arity: 1},
+	"sqrt": {glsl: spirv.GLSLSqrt, arity: 1}, "fma": {glsl: spirv.GLSLFma, arity: 3},
+	"fmuladd": {glsl: spirv.GLSLFma, arity: 3}, "maxnum": {glsl: spirv.GLSLNMax, arity: 2},
+	"minnum": {glsl: spirv.GLSLNMin, arity: 2}, "exp2": {glsl: spirv.GLSLExp2, arity: 1},
+	"log2": {glsl: spirv.GLSLLog2, arity: 1}, "pow": {glsl: spirv.GLSLPow, arity: 2},
+	"sin": {glsl: spirv.GLSLSin, arity: 1}, "cos": {glsl: spirv.GLSLCos, arity: 1},
+	"umin": {glsl: spirv.GLSLUMin, arity: 2}, "umax": {glsl: spirv.GLSLUMax, arity: 2},
+	"smin": {glsl: spirv.GLSLSMin, arity: 2}, "smax": {glsl: spirv.GLSLSMax, arity: 2},
+	"ctpop": {core: spirv.OpBitCount, arity: 1}, "bitreverse": {core: spirv.OpBitReverse, arity: 1},
+}
+
+// memcpy copies a constant number of bytes word by word (both pointers word aligned).
+func (t *translator) memcpy(c *air.Call) bool {
+	if len(c.Args) < 3 {
+		return false
+	}
+	n, ok := c.Args[2].(*air.ConstInt)
+	if !ok || n.Bits%4 != 0 || n.Bits > 4096 {
+		t.miss.add(CodeUnhandledInstruction, "memcpy of a variable or unaligned length")
+		return true
+	}
+	dst, src := t.ptr(c.Args[0]), t.ptr(c.Args[1])
+	if dst.root == nil || src.root == nil {
+		return true
+	}
+	u32 := &air.IntType{Bits: 32}
+	for k := uint64(0); k < n.Bits; k += 4 {
+		w := t.load(src, k, u32, 4)
+		t.store(dst, k, u32, w, 4)
+	}
+	return true
+}
+
+// memset stores a constant byte over a constant number of bytes.
+func (t *translator) memset(c *air.Call) bool {
+	if len(c.Args) < 3 {
+		return false
+	}
+	n, ok := c.Args[2].(*air.ConstInt)
+	v, vok := c.Args[1].(*air.ConstInt)
+	if !ok || !vok || n.Bits%4 != 0 || n.Bits > 4096 {
+		t.miss.add(CodeUnhandledInstruction, "memset of a variable value or length")
+		return true
+	}
+	dst := t.ptr(c.Args[0])
+	if dst.root == nil {
+		return true
+	}
+	b := uint32(v.Bits & 0xff)
+	w := t.b.ConstantU32(b | b<<8 | b<<16 | b<<24)
+	u32 := &air.IntType{Bits: 32}
+	for k := uint64(0); k < n.Bits; k += 4 {
+		t.store(dst, k, u32, w, 4)
+	}
+	return true
+}

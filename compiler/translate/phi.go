@@ -1,0 +1,124 @@
+package translate
+
+import (
+	"github.com/airpipe/airpipe/compiler/air"
+	"github.com/airpipe/airpipe/compiler/spirv"
+)
+
+// phiSlot is one phi of a node: an LLVM phi, or the forwarding phi a
+// synthetic node carries for one phi of the node it forwards to.
+type phiSlot struct {
+	phi *air.Phi // the LLVM phi this slot stands for (or forwards)
+	in  map[int]phiSrc
+	id  spirv.ID
+	pos int
+}
+
+// phiSrc is a slot's incoming value from one predecessor node.
+type phiSrc struct {
+	v    air.Value
+	slot *phiSlot
+}
+
+type pendingPhi struct {
+	node int
+	slot *phiSlot
+}
+
+// collectPhis builds each node's phi slots, replaying the planner's splits.
+func (t *translator) collectPhis() {
+	t.phis = make([][]*phiSlot, len(t.plan.succ))
+	for i, bl := range t.fn.Blocks {
+		for _, in := range bl.Insts {
+			p, ok := in.(*air.Phi)
+			if !ok {
+				continue
+			}
+			s := &phiSlot{phi: p, in: map[int]phiSrc{}}
+			for _, inc := range p.Incoming {
+				if _, dup := s.in[inc.Block.Index]; !dup {
+					s.in[inc.Block.Index] = phiSrc{v: inc.Value}
+				}
+			}
+			t.phis[i] = append(t.phis[i], s)
+		}
+	}
+	for _, sp := range t.plan.splits {
+		for _, target := range t.phis[sp.target] {
+			fwd := &phiSlot{phi: target.phi, in: map[int]phiSrc{}}
+			for _, q := range sp.preds {
+				if src, ok := target.in[q]; ok {
+					fwd.in[q] = src
+					delete(target.in, q)
+				}
+			}
+			target.in[sp.node] = phiSrc{slot: fwd}
+			t.phis[sp.node] = append(t.phis[sp.node], fwd)
+		}
+	}
+}
+
+// emitPhis emits node's phis with placeholder operands, patched at the end.
+func (t *translator) emitPhis(node int) {
+	for _, s := range t.phis[node] {
+		typ := t.phiType(s.phi)
+		s.pos = t.f.Len()
+		s.id = t.f.OpWords(spirv.OpPhi, typ)
+		t.pending = append(t.pending, pendingPhi{node, s})
+		if node < t.plan.orig && s.phi.Parent != nil && s.phi.Parent.Index == node {
+			if isPointer(s.phi.Type()) {
+				r := t.rootOf(s.phi)
+				t.ptrs[s.phi] = pointer{root: r, dyn: s.id, off: s.id}
+			} else {
+				t.vals[s.phi] = s.id
+			}
+		}
+	}
+}
+
+func (t *translator) phiType(p *air.Phi) spirv.ID {
+	if isPointer(p.Type()) {
+		return t.u32
+	}
+	return t.typ(p.Type())
+}
+
+// patchPhis fills every phi's (value, predecessor label) pairs.
+func (t *translator) patchPhis() {
+	preds := make([][]int, len(t.plan.succ))
+	for _, q := range t.plan.order {
+		for _, s := range t.plan.succ[q] {
+			if !contains(preds[s], q) {
+				preds[s] = append(preds[s], q)
+			}
+		}
+	}
+	for _, pp := range t.pending {
+		var ops []uint32
+		for _, q := range preds[pp.node] {
+			src, ok := pp.slot.in[q]
+			var id spirv.ID
+			switch {
+			case !ok:
+				id = t.b.Undef(t.phiType(pp.slot.phi))
+			case src.slot != nil:
+				id = src.slot.id
+			case isPointer(src.v.Type()):
+				p := t.ptr(src.v)
+				if p.root != t.rootOf(pp.slot.phi) {
+					t.miss.add(CodeUnhandledInstruction, "phi of pointers into different memory")
+				}
+				id = p.off
+			default:
+				id = t.value(src.v)
+			}
+			ops = append(ops, uint32(id), uint32(t.exitLabel[q]))
+		}
+		t.f.Patch(pp.slot.pos, ops...)
+	}
+}
+
+func isPointer(ty air.Type) bool {
+	_, ok := ty.(*air.PointerType)
+	return ok
+}

@@ -1,0 +1,415 @@
+package translate
+
+import (
+	"strings"
+
+	"github.com/airpipe/airpipe/compiler/air"
+	"github.com/airpipe/airpipe/compiler/spirv"
+)
+
+// Texture functions. Their operand layouts, read off the corpus:
+//
+//	sample_texture_2d(tex, smp, coord, i1, offset, i1 lod?, float lod|bias [, float min_lod, i32])
+//	sample_texture_2d_array(tex, smp, coord, i32 layer, i1, offset, i1, float ...)
+//	sample_texture_cube(tex, smp, coord3, i1 lod?, float ...)
+//	sample_texture_2d_grad(tex, smp, coord, dPdx, dPdy, [float min_lod,] i1, offset [, i32])
+//	sample_depth_2d(tex, smp, i32, coord, i1, offset, i1, float)
+//	read_texture_2d(tex, coord, i32 lod, i32)   write_texture_2d(tex, coord, texel, i32 lod, i32)
+//
+// The i1 before the level value is read as "the value is an explicit level"
+// (true) rather than a bias (false); a bias of constant zero is dropped. A
+// result of type { T, i8 } is a sparse sample whose residency is always 1:
+// Vulkan textures here are never sparse.
+
+const (
+	imgBias        = 0x1
+	imgLod         = 0x2
+	imgGrad        = 0x4
+	imgConstOffset = 0x8
+)
+
+func (t *translator) texture(c *air.Call, op string, rest []string) (spirv.ID, bool) {
+	if len(c.Args) == 0 {
+		return 0, false
+	}
+	r := t.res[c.Args[0]]
+	if r == nil || r.sampler {
+		t.miss.add(CodeUnhandledInstruction, "texture function on a non-texture argument")
+		return t.undefResult(c), true
+	}
+	switch {
+	case strings.HasPrefix(op, "sample_"):
+		return t.sample(c, r, op)
+	case strings.HasPrefix(op, "read_texture"):
+		return t.readTexture(c, r)
+	case strings.HasPrefix(op, "write_texture"):
+		return t.writeTexture(c, r)
+	case strings.HasPrefix(op, "get_"):
+		return t.textureQuery(c, r, op)
+	}
+	return 0, false
+}
+
+func (t *translator) undefResult(c *air.Call) spirv.ID {
+	if air.HasResult(c) {
+		return t.b.Undef(t.typ(c.Type()))
+	}
+	return 0
+}
+
+func isFloat(ty air.Type) bool {
+	_, ok := air.Scalar(ty).(*air.FloatType)
+	return ok
+}
+
+func isConstZero(v air.Value) bool {
+	switch v := v.(type) {
+	case *air.ConstZero, *air.ConstNull:
+		return true
+	case *air.ConstInt:
+		return v.Bits == 0
+	case *air.ConstFloat:
+		return v.Bits == 0
+	case *air.ConstAggregate:
+		for _, e := range v.Elems {
+			if !isConstZero(e) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// texelType is the vec4 type an image of r returns, and its air type.
+func (t *translator) texelType(r *resource) (spirv.ID, spirv.ID) {
+	var comp spirv.ID
+	if intBits(r.comp) > 0 {
+		comp = t.imageSampledType(r)
+	} else {
+		comp = t.b.TypeFloat(32)
+	}
+	return t.b.TypeVector(comp, 4), comp
+}
+
+// imageSampledType is the scalar type the image was declared with.
+func (t *translator) imageSampledType(r *resource) spirv.ID {
+	if intBits(r.comp) == 0 {
+		return t.b.TypeFloat(32)
+	}
+	// bindTexture declares int images as signed and uint images as unsigned.
+	if r.signed() {
+		return t.b.TypeInt(32, true)
+	}
+	return t.u32
+}
+
+func (r *resource) signed() bool { return r.signedComp }
+
+// coordinate builds the coordinate (with the array layer appended as a float).
+func (t *translator) coordinate(coord air.Value, layer air.Value) spirv.ID {
+	x := t.value(coord)
+	if layer == nil {
+		return x
+	}
+	f32 := t.b.TypeFloat(32)
+	l := t.value(layer)
+	if intBits(layer.Type()) > 0 {
+		l = t.f.Op(spirv.OpConvertUToF, f32, l)
+	}
+	n := lanes(coord.Type()) + 1
+	return t.f.Op(spirv.OpCompositeConstruct, t.b.TypeVector(f32, uint32(n)), x, l)
+}
+
+func (t *translator) sample(c *air.Call, r *resource, op string) (spirv.ID, bool) {
+	args := c.Args
+	if len(args) < 3 {
+		return 0, false
+	}
+	smp := t.res[args[1]]
+	if smp == nil || !smp.sampler {
+		t.miss.add(CodeUnhandledInstruction, "sample without a sampler argument")
+		return t.undefResult(c), true
+	}
+	if r.storage {
+		t.miss.add(CodeUnhandledInstruction, "sample of a storage texture")
+		return t.undefResult(c), true
+	}
+	i := 2
+	for i < len(args) && intBits(args[i].Type()) > 1 && !isFloat(args[i].Type()) && strings.HasPrefix(op, "sample_depth") {
+		i++ // the depth functions' leading integer
+	}
+	if i >= len(args) || !isFloat(args[i].Type()) {
+		return 0, false
+	}
+	coordArg := args[i]
+	i++
+	var layer air.Value
+	if r.arrayed {
+		if i >= len(args) || intBits(args[i].Type()) <= 1 {
+			return 0, false
+		}
+		layer = args[i]
+		i++
+	}
+	mask := uint32(0)
+	var dx, dy, lod, offset spirv.ID
+	grad := strings.HasSuffix(op, "_grad")
+	if grad {
+		if i+1 >= len(args) || !isFloat(args[i].Type()) || !isFloat(args[i+1].Type()) {
+			return 0, false
+		}
+		dx, dy = t.value(args[i]), t.value(args[i+1])
+		mask |= imgGrad
+		i += 2
+	}
+	haveLod := false
+	for i < len(args) {
+		a := args[i]
+		switch {
+		case intBits(a.Type()) == 1 && i+1 < len(args) && isFloat(args[i+1].Type()) && !haveLod && !grad:
+			explicit := true
+			if ci, ok := a.(*air.ConstInt); ok && ci.Bits == 0 {
+				explicit = false
+			}
+			haveLod = true
+			if explicit {
+				lod, mask = t.value(args[i+1]), mask|imgLod
+			} else if !isConstZero(args[i+1]) {
+				lod, mask = t.value(args[i+1]), mask|imgBias
+			}
+			i += 2
+		case intBits(a.Type()) == 1:
+			i++
+		case intBits(a.Type()) > 1 && lanes(a.Type()) == lanes(coordArg.Type()) && offset == 0 && !haveLod:
+			if !isConstZero(a) {
+				if _, ok := a.(air.Constant); !ok {
+					t.miss.add(CodeUnhandledInstruction, "texture sample with a variable offset")
+				} else {
+					offset, mask = t.value(a), mask|imgConstOffset
+				}
+			}
+			i++
+		case isConstZero(a):
+			i++ // min_lod_clamp 0 or a trailing zero word
+		default:
+			t.miss.addf(CodeUnhandledIntrinsic, "air.%s operand %d", op, i)
+			return t.undefResult(c), true
+		}
+	}
+	if mask&imgBias != 0 && t.model != spirv.ExecutionModelFragment {
+		mask &^= imgBias
+	}
+	implicit := mask&(imgLod|imgGrad) == 0 && t.model == spirv.ExecutionModelFragment
+	if mask&(imgLod|imgGrad) == 0 && !implicit {
+		lod, mask = t.floatConst(air.FloatTy, 0), mask|imgLod
+	}
+	if r.dim == spirv.Dim1D {
+		t.b.Capability(spirv.CapabilitySampled1D)
+	}
+	vec4, _ := t.texelType(r)
+	img := t.f.Op(spirv.OpLoad, r.typ, r.v)
+	s := t.f.Op(spirv.OpLoad, smp.typ, smp.v)
+	si := t.f.Op(spirv.OpSampledImage, t.b.TypeSampledImage(r.typ), img, s)
+	coord := t.coordinate(coordArg, layer)
+	ops := []uint32{uint32(si), uint32(coord)}
+	if mask != 0 {
+		ops = append(ops, mask)
+		for _, bit := range []uint32{imgBias, imgLod} {
+			if mask&bit != 0 {
+				ops = append(ops, uint32(lod))
+			}
+		}
+		if mask&imgGrad != 0 {
+			ops = append(ops, uint32(dx), uint32(dy))
+		}
+		if mask&imgConstOffset != 0 {
+			ops = append(ops, uint32(offset))
+		}
+	}
+	opc := spirv.OpImageSampleExplicitLod
+	if implicit {
+		opc = spirv.OpImageSampleImplicitLod
+	}
+	texel := t.f.OpWords(opc, vec4, ops...)
+	return t.texelResult(c, r, texel), true
+}
+
+// texelResult converts a vec4 texel to the call's result type: a scalar for
+// depth, half or unsigned lanes, or a { T, i8 } sparse pair.
+func (t *translator) texelResult(c *air.Call, r *resource, texel spirv.ID) spirv.ID {
+	ty := c.Type()
+	st, sparse := ty.(*air.StructType)
+	if sparse {
+		if len(st.Fields) != 2 {
+			t.miss.addf(CodeUnhandledInstruction, "texture result %s", ty)
+			return t.b.Undef(t.typ(ty))
+		}
+		ty = st.Fields[0]
+	}
+	v := texel
+	_, comp := t.texelType(r)
+	if n := lanes(ty); n == 1 {
+		v = t.f.OpWords(spirv.OpCompositeExtract, comp, uint32(v), 0)
+	} else if n != 4 {
+		ops := []uint32{uint32(v), uint32(v)}
+		for i := 0; i < n; i++ {
+			ops = append(ops, uint32(i))
+		}
+		v = t.f.OpWords(spirv.OpVectorShuffle, t.b.TypeVector(comp, uint32(n)), ops...)
+	}
+	switch {
+	case isFloat(ty) && scalarBits(air.Scalar(ty)) != 32:
+		v = t.f.Op(spirv.OpFConvert, t.typ(ty), v)
+	case intBits(ty) > 0 && r.signed():
+		if intBits(ty) == 32 {
+			v = t.f.Op(spirv.OpBitcast, t.typ(ty), v)
+		} else {
+			v = t.f.Op(spirv.OpSConvert, t.typ(ty), v)
+		}
+	case intBits(ty) > 0 && intBits(ty) != 32:
+		v = t.f.Op(spirv.OpUConvert, t.typ(ty), v)
+	case intBits(ty) > 0 && intBits(r.comp) == 0, isFloat(ty) && intBits(r.comp) > 0:
+		t.miss.addf(CodeUnhandledInstruction, "texel %s from a %s texture", ty, r.comp)
+	}
+	if sparse {
+		resident := t.b.Constant(t.typ(st.Fields[1]), 1)
+		return t.f.Op(spirv.OpCompositeConstruct, t.typ(c.Type()), v, resident)
+	}
+	return v
+}
+
+// intCoord converts an integer coordinate (and layer) to a signed vector for fetch/read/write.
+func (t *translator) intCoord(coord air.Value, layer air.Value) spirv.ID {
+	x := t.value(coord)
+	if intBits(coord.Type()) != 32 {
+		x = t.f.Op(spirv.OpUConvert, t.typ(withBits(coord.Type(), 32)), x)
+	}
+	if layer == nil {
+		return x
+	}
+	l := t.value(layer)
+	if intBits(layer.Type()) != 32 {
+		l = t.f.Op(spirv.OpUConvert, t.u32, l)
+	}
+	return t.f.Op(spirv.OpCompositeConstruct, t.b.TypeVector(t.u32, uint32(lanes(coord.Type())+1)), x, l)
+}
+
+func (t *translator) readTexture(c *air.Call, r *resource) (spirv.ID, bool) {
+	args := c.Args
+	if len(args) < 2 || intBits(args[1].Type()) <= 1 {
+		return 0, false
+	}
+	i := 2
+	var layer air.Value
+	if r.arrayed {
+		if len(args) < 3 {
+			return 0, false
+		}
+		layer, i = args[2], 3
+	}
+	coord := t.intCoord(args[1], layer)
+	vec4, _ := t.texelType(r)
+	img := t.f.Op(spirv.OpLoad, r.typ, r.v)
+	var texel spirv.ID
+	if r.storage {
+		texel = t.f.Op(spirv.OpImageRead, vec4, img, coord)
+	} else {
+		lod := t.b.ConstantU32(0)
+		if i < len(args) && intBits(args[i].Type()) > 1 {
+			lod = t.toU32(args[i])
+		}
+		texel = t.f.OpWords(spirv.OpImageFetch, vec4, uint32(img), uint32(coord), imgLod, uint32(lod))
+	}
+	return t.texelResult(c, r, texel), true
+}
+
+func (t *translator) writeTexture(c *air.Call, r *resource) (spirv.ID, bool) {
+	args := c.Args
+	if !r.storage {
+		t.miss.add(CodeUnhandledInstruction, "write to a texture without write access")
+		return 0, true
+	}
+	i := 2
+	var layer air.Value
+	if r.arrayed {
+		if len(args) < 4 {
+			return 0, false
+		}
+		layer, i = args[2], 3
+	}
+	if len(args) <= i || intBits(args[1].Type()) <= 1 {
+		return 0, false
+	}
+	coord := t.intCoord(args[1], layer)
+	val := args[i]
+	v := t.value(val)
+	vec4, comp := t.texelType(r)
+	if n := lanes(val.Type()); n != 4 {
+		t.miss.addf(CodeUnhandledInstruction, "texture write of %s", val.Type())
+		return 0, true
+	}
+	switch {
+	case isFloat(val.Type()) && scalarBits(air.Scalar(val.Type())) != 32:
+		v = t.f.Op(spirv.OpFConvert, vec4, v)
+	case intBits(val.Type()) == 32 && r.signed():
+		v = t.f.Op(spirv.OpBitcast, vec4, v)
+	case intBits(val.Type()) > 0 && intBits(val.Type()) != 32:
+		v = t.f.Op(spirv.OpUConvert, t.b.TypeVector(comp, 4), v)
+	}
+	img := t.f.Op(spirv.OpLoad, r.typ, r.v)
+	t.f.Emit(spirv.OpImageWrite, uint32(img), uint32(coord), uint32(v))
+	return 0, true
+}
+
+// textureQuery lowers get_width/get_height/get_depth/get_array_size/get_num_mip_levels.
+func (t *translator) textureQuery(c *air.Call, r *resource, op string) (spirv.ID, bool) {
+	what, _, _ := strings.Cut(strings.TrimPrefix(op, "get_"), "_texture")
+	if strings.Contains(what, "_depth") {
+		what, _, _ = strings.Cut(what, "_depth")
+	}
+	t.b.Capability(spirv.CapabilityImageQuery)
+	img := t.f.Op(spirv.OpLoad, r.typ, r.v)
+	if what == "num_mip_levels" {
+		if r.storage {
+			return 0, false
+		}
+		return t.fitU32(t.f.Op(spirv.OpImageQueryLevels, t.u32, img), c.Type()), true
+	}
+	comps := map[spirv.Dim]int{spirv.Dim1D: 1, spirv.Dim2D: 2, spirv.Dim3D: 3, spirv.DimCube: 2}[r.dim]
+	if r.arrayed {
+		comps++
+	}
+	sizeTy := t.u32
+	if comps > 1 {
+		sizeTy = t.b.TypeVector(t.u32, uint32(comps))
+	}
+	var size spirv.ID
+	if r.storage {
+		size = t.f.Op(spirv.OpImageQuerySize, sizeTy, img)
+	} else {
+		lod := t.b.ConstantU32(0)
+		if len(c.Args) > 1 && intBits(c.Args[1].Type()) > 1 {
+			lod = t.toU32(c.Args[1])
+		}
+		size = t.f.Op(spirv.OpImageQuerySizeLod, sizeTy, img, lod)
+	}
+	idx := map[string]int{"width": 0, "height": 1, "depth": 2, "array_size": comps - 1}
+	k, ok := idx[what]
+	if !ok || k >= comps {
+		return 0, false
+	}
+	v := size
+	if comps > 1 {
+		v = t.f.OpWords(spirv.OpCompositeExtract, t.u32, uint32(size), uint32(k))
+	}
+	return t.fitU32(v, c.Type()), true
+}
+
+// fitU32 converts a u32 to the integer type ty.
+func (t *translator) fitU32(v spirv.ID, ty air.Type) spirv.ID {
+	if b := intBits(ty); b != 32 && b > 1 {
+		return t.f.Op(spirv.OpUConvert, t.typ(ty), v)
+	}
+	return v
+}

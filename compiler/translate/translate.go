@@ -1,0 +1,277 @@
+package translate
+
+import (
+	"fmt"
+
+	"github.com/airpipe/airpipe/compiler/air"
+	"github.com/airpipe/airpipe/compiler/spirv"
+)
+
+// Output is one translated entry point.
+type Output struct {
+	// SPIRV is the encoded module (not yet validated; see spirv.Validate).
+	SPIRV []byte `json:"-"`
+	// Reflection describes the module's interface for the execution stages.
+	Reflection Reflection `json:"reflection"`
+	// Entry is the SPIR-V entry point's name.
+	Entry string `json:"entry"`
+}
+
+// Translate lowers entry point ep of module m to one SPIR-V module for
+// Vulkan 1.2. When anything is missing it returns a *MissingError listing
+// every missing feature found in the entry point and everything it calls.
+func Translate(m *air.Module, ep air.EntryPoint) (*Output, error) {
+	if ep.Function == nil {
+		return nil, fmt.Errorf("translate: entry point has no function")
+	}
+	name := ep.Function.Name
+	var model spirv.ExecutionModel
+	switch ep.Stage {
+	case air.Kernel:
+		model = spirv.ExecutionModelGLCompute
+	case air.Vertex:
+		model = spirv.ExecutionModelVertex
+	case air.Fragment:
+		model = spirv.ExecutionModelFragment
+	case air.Visible:
+		return nil, &MissingError{Entry: name, Missing: []Finding{{CodeLibraryFunction, "air.visible"}}}
+	default:
+		return nil, &MissingError{Entry: name, Missing: []Finding{{CodeUnsupportedStage, "air." + string(ep.Stage)}}}
+	}
+	if ep.Function.IsDeclaration() {
+		return nil, fmt.Errorf("translate: entry point @%s has no body", name)
+	}
+	t := newTranslator(m, ep, model)
+	t.emitEntry()
+	if len(t.miss.list) > 0 {
+		return nil, &MissingError{Entry: name, Missing: t.miss.sorted()}
+	}
+	for _, c := range t.b.Capabilities() {
+		t.refl.Capabilities = append(t.refl.Capabilities, c.String())
+	}
+	data, err := t.b.Bytes()
+	if err != nil {
+		return nil, fmt.Errorf("translate @%s: %w", name, err)
+	}
+	return &Output{SPIRV: data, Reflection: t.refl, Entry: name}, nil
+}
+
+// translator holds the state of one entry point's translation.
+type translator struct {
+	m     *air.Module
+	ep    air.EntryPoint
+	model spirv.ExecutionModel
+	b     *spirv.Module
+	f     *spirv.Function
+	miss  findings
+	refl  Reflection
+	vals  map[air.Value]spirv.ID
+	ptrs  map[air.Value]pointer
+	res   map[air.Value]*resource
+	roots map[air.Value]*root
+	iface []spirv.ID
+	// outputs receive the entry point's returned value (vertex, fragment).
+	outputs []output
+	// per-function CFG state
+	fn         *air.Function
+	plan       *cfgPlan
+	entryLabel []spirv.ID
+	exitLabel  []spirv.ID
+	phis       [][]*phiSlot
+	pending    []pendingPhi
+	// workgroupSize is the kernel's local size (a spec-constant composite).
+	workgroupSize spirv.ID
+	u32           spirv.ID
+}
+
+func newTranslator(m *air.Module, ep air.EntryPoint, model spirv.ExecutionModel) *translator {
+	b := spirv.NewModule(spirv.AddressingModelLogical, spirv.MemoryModelGLSL450)
+	b.Capability(spirv.CapabilityShader)
+	t := &translator{
+		m: m, ep: ep, model: model, b: b,
+		vals:  map[air.Value]spirv.ID{},
+		ptrs:  map[air.Value]pointer{},
+		res:   map[air.Value]*resource{},
+		roots: map[air.Value]*root{},
+		refl:  Reflection{Stage: string(ep.Stage), Entry: ep.Function.Name},
+	}
+	t.u32 = b.TypeInt(32, false)
+	return t
+}
+
+// emitEntry emits the SPIR-V entry function: interface loads, the AIR
+// function's blocks, and output stores at its returns.
+func (t *translator) emitEntry() {
+	fn := t.ep.Function
+	void := t.b.TypeVoid()
+	t.f = t.b.NewFunction(void, t.b.TypeFunction(void), spirv.FunctionControlNone)
+	t.b.Name(t.f.ID, fn.Name)
+	t.f.Label(t.b.ID())
+	if t.model == spirv.ExecutionModelGLCompute {
+		t.declareWorkgroupSize()
+	}
+	t.bindInputs()
+	t.bindOutputs()
+	t.checkCalls(fn, map[*air.Function]bool{})
+	t.emitBody(fn)
+	t.b.EntryPoint(t.model, t.f.ID, fn.Name, t.iface)
+	switch t.model {
+	case spirv.ExecutionModelFragment:
+		t.b.ExecutionMode(t.f.ID, spirv.ExecutionModeOriginUpperLeft)
+	case spirv.ExecutionModelGLCompute:
+		// The local size comes from the WorkgroupSize spec-constant composite.
+	}
+}
+
+// checkCalls reports calls to functions with bodies (helpers are not inlined yet).
+func (t *translator) checkCalls(fn *air.Function, seen map[*air.Function]bool) {
+	seen[fn] = true
+	for _, bl := range fn.Blocks {
+		for _, in := range bl.Insts {
+			c, ok := in.(*air.Call)
+			if !ok {
+				continue
+			}
+			callee := c.Called()
+			if callee == nil {
+				t.miss.add(CodeUnhandledInstruction, "call (indirect)")
+				continue
+			}
+			if !callee.IsDeclaration() {
+				t.miss.add(CodeUnhandledInstruction, "call (defined function)")
+				if !seen[callee] {
+					t.checkCalls(callee, seen)
+				}
+			}
+		}
+	}
+}
+
+// emitBody emits fn's blocks into the current SPIR-V function, after the
+// current (entry) block, which it ends with a branch to fn's first block.
+func (t *translator) emitBody(fn *air.Function) {
+	t.fn = fn
+	succ := make([][]int, len(fn.Blocks))
+	for i, bl := range fn.Blocks {
+		if len(bl.Insts) == 0 {
+			t.miss.add(CodeUnsupportedCFG, "empty block")
+			return
+		}
+		for _, s := range air.Successors(bl.Insts[len(bl.Insts)-1]) {
+			succ[i] = append(succ[i], s.Index)
+		}
+	}
+	plan, err := planCFG(succ)
+	if err != nil {
+		if ce, ok := err.(*cfgError); ok {
+			t.miss.add(CodeUnsupportedCFG, ce.shape)
+		} else {
+			t.miss.add(CodeUnsupportedCFG, err.Error())
+		}
+		// Still walk every instruction so every other missing feature is found.
+		plan = &cfgPlan{succ: succ, orig: len(succ), loops: map[int]*loopPlan{}, selMerge: map[int]int{}}
+		for i := range succ {
+			plan.order = append(plan.order, i)
+		}
+	}
+	t.plan = plan
+	n := len(plan.succ)
+	t.entryLabel = make([]spirv.ID, n)
+	t.exitLabel = make([]spirv.ID, n)
+	for i := 0; i < n; i++ {
+		t.entryLabel[i] = t.b.ID()
+		t.exitLabel[i] = t.entryLabel[i]
+		if plan.loops[i] != nil {
+			t.exitLabel[i] = t.b.ID()
+		}
+	}
+	t.collectPhis()
+	t.f.Emit(spirv.OpBranch, uint32(t.entryLabel[0]))
+	var fresh []spirv.ID
+	freshLabel := func() spirv.ID {
+		id := t.b.ID()
+		fresh = append(fresh, id)
+		return id
+	}
+	for _, node := range plan.order {
+		t.f.Label(t.entryLabel[node])
+		t.emitPhis(node)
+		if l := plan.loops[node]; l != nil {
+			merge := freshOr(l.merge, t.entryLabel, freshLabel)
+			cont := t.entryLabel[l.cont]
+			if l.cont == node {
+				cont = t.exitLabel[node]
+			}
+			t.f.Emit(spirv.OpLoopMerge, uint32(merge), uint32(cont), uint32(spirv.LoopControlNone))
+			t.f.Emit(spirv.OpBranch, uint32(t.exitLabel[node]))
+			t.f.Label(t.exitLabel[node])
+		}
+		if node >= plan.orig {
+			t.f.Emit(spirv.OpBranch, uint32(t.entryLabel[plan.succ[node][0]]))
+			continue
+		}
+		bl := fn.Blocks[node]
+		for _, in := range bl.Insts[:len(bl.Insts)-1] {
+			if _, ok := in.(*air.Phi); ok {
+				continue
+			}
+			t.inst(in)
+		}
+		t.terminator(node, bl.Insts[len(bl.Insts)-1], freshLabel)
+	}
+	for _, id := range fresh {
+		t.f.Label(id)
+		t.f.Emit(spirv.OpUnreachable)
+	}
+	t.patchPhis()
+}
+
+func freshOr(node int, labels []spirv.ID, fresh func() spirv.ID) spirv.ID {
+	if node < 0 {
+		return fresh()
+	}
+	return labels[node]
+}
+
+func (t *translator) terminator(node int, in air.Instruction, fresh func() spirv.ID) {
+	succ := t.plan.succ[node]
+	selection := func() {
+		if m, ok := t.plan.selMerge[node]; ok {
+			t.f.Emit(spirv.OpSelectionMerge, uint32(freshOr(m, t.entryLabel, fresh)), uint32(spirv.SelectionControlNone))
+		}
+	}
+	switch in := in.(type) {
+	case *air.Br:
+		if in.Cond == nil {
+			t.f.Emit(spirv.OpBranch, uint32(t.entryLabel[succ[0]]))
+			return
+		}
+		c := t.value(in.Cond)
+		selection()
+		t.f.Emit(spirv.OpBranchConditional, uint32(c), uint32(t.entryLabel[succ[0]]), uint32(t.entryLabel[succ[1]]))
+	case *air.Switch:
+		it, ok := in.Cond.Type().(*air.IntType)
+		if !ok || it.Bits > 32 {
+			t.miss.addf(CodeUnhandledInstruction, "switch on %s", in.Cond.Type())
+			t.f.Emit(spirv.OpUnreachable)
+			return
+		}
+		c := t.value(in.Cond)
+		if it.Bits < 32 {
+			c = t.f.Op(spirv.OpUConvert, t.u32, c)
+		}
+		selection()
+		ops := []uint32{uint32(c), uint32(t.entryLabel[succ[0]])}
+		for i, cs := range in.Cases {
+			ops = append(ops, uint32(cs.Value.Bits), uint32(t.entryLabel[succ[i+1]]))
+		}
+		t.f.Emit(spirv.OpSwitch, ops...)
+	case *air.Ret:
+		t.ret(in)
+	case *air.Unreachable:
+		t.f.Emit(spirv.OpUnreachable)
+	default:
+		t.miss.add(CodeUnhandledInstruction, in.Opcode().String())
+		t.f.Emit(spirv.OpUnreachable)
+	}
+}

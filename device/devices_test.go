@@ -72,6 +72,9 @@ func TestNoLoader(t *testing.T) {
 		if _, err := OpenCompiler("radv-navi21"); !errors.Is(err, ErrNoVulkan) {
 			t.Fatalf("OpenCompiler: %v, want ErrNoVulkan", err)
 		}
+		if _, err := Open("auto", Options{}); !errors.Is(err, ErrNoVulkan) {
+			t.Fatalf("Open: %v, want ErrNoVulkan", err)
+		}
 		return
 	}
 	cmd := exec.Command(os.Args[0], "-test.run=^TestNoLoader$", "-test.v")

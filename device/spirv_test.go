@@ -48,7 +48,7 @@ func TestParseSPIRV(t *testing.T) {
 func TestParseSPIRVRejects(t *testing.T) {
 	good := assemble(t, "gid3")
 	for _, c := range []struct {
-		name  string
+		name    string
 		corrupt func([]byte) []byte
 	}{
 		{"odd length", func(b []byte) []byte { return b[:len(b)-1] }},

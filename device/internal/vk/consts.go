@@ -60,6 +60,7 @@ const (
 	StructureTypeMemoryAllocateInfo                                 = 5
 	StructureTypeSemaphoreCreateInfo                                = 9
 	StructureTypeQueryPoolCreateInfo                                = 11
+	StructureTypeBufferDeviceAddressInfo                            = 1000244001
 	StructureTypeBufferCreateInfo                                   = 12
 	StructureTypeShaderModuleCreateInfo                             = 16
 	StructureTypePipelineShaderStageCreateInfo                      = 18

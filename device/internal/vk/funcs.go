@@ -47,6 +47,8 @@ type DeviceFns struct {
 	CreateDescriptorPool               uintptr
 	DestroyDescriptorPool              uintptr
 	AllocateDescriptorSets             uintptr
+	FreeDescriptorSets                 uintptr
+	ResetDescriptorPool                uintptr
 	UpdateDescriptorSets               uintptr
 	CreateCommandPool                  uintptr
 	DestroyCommandPool                 uintptr
@@ -74,4 +76,5 @@ type DeviceFns struct {
 	DestroyQueryPool                   uintptr
 	GetQueryPoolResults                uintptr
 	GetCalibratedTimestampsEXT         uintptr
+	GetBufferDeviceAddress             uintptr
 }

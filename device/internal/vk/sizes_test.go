@@ -61,6 +61,7 @@ func TestSizes(t *testing.T) {
 		{"SemaphoreSignalInfo", unsafe.Sizeof(SemaphoreSignalInfo{}), 32},
 		{"QueryPoolCreateInfo", unsafe.Sizeof(QueryPoolCreateInfo{}), 32},
 		{"CalibratedTimestampInfo", unsafe.Sizeof(CalibratedTimestampInfo{}), 24},
+		{"BufferDeviceAddressInfo", unsafe.Sizeof(BufferDeviceAddressInfo{}), 24},
 	} {
 		if c.got != c.want {
 			t.Errorf("%s: Go size %d, C size %d", c.name, c.got, c.want)

@@ -546,3 +546,10 @@ type CalibratedTimestampInfo struct {
 	PNext      uintptr
 	TimeDomain uint32
 }
+
+// BufferDeviceAddressInfo is VkBufferDeviceAddressInfo.
+type BufferDeviceAddressInfo struct {
+	SType  uint32
+	PNext  uintptr
+	Buffer uint64
+}

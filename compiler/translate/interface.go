@@ -9,7 +9,7 @@ import (
 )
 
 // The descriptor ABI (ABI.md): set 0; buffers at bindings 0..32, sampled
-// textures at 32..160, samplers at 160..192, colour attachments 192..200
+// textures at 32..160, samplers at 160..176 and constexpr samplers at 176..192, colour attachments 192..200
 // (reserved for input attachments), storage textures at 480..608; each
 // Metal index is added to its range's base.
 const (
@@ -18,7 +18,9 @@ const (
 	sampledTextureBase = 32
 	textureCount       = 128
 	samplerBase        = 160
-	samplerCount       = 32
+	samplerCount       = 16
+	constSamplerBase   = 176
+	constSamplerCount  = 16
 	storageTextureBase = 480
 )
 
@@ -345,24 +347,26 @@ type builtin struct {
 }
 
 var inputBuiltins = map[string]builtin{
-	"air.position":                        {spirv.BuiltInFragCoord, 4, "f32", spirv.ExecutionModelFragment},
-	"air.front_facing":                    {spirv.BuiltInFrontFacing, 1, "bool", spirv.ExecutionModelFragment},
-	"air.point_coord":                     {spirv.BuiltInPointCoord, 2, "f32", spirv.ExecutionModelFragment},
-	"air.sample_id":                       {spirv.BuiltInSampleId, 1, "u32", spirv.ExecutionModelFragment},
-	"air.vertex_id":                       {spirv.BuiltInVertexIndex, 1, "u32", spirv.ExecutionModelVertex},
-	"air.instance_id":                     {spirv.BuiltInInstanceIndex, 1, "u32", spirv.ExecutionModelVertex},
-	"air.base_vertex":                     {spirv.BuiltInBaseVertex, 1, "u32", spirv.ExecutionModelVertex},
-	"air.base_instance":                   {spirv.BuiltInBaseInstance, 1, "u32", spirv.ExecutionModelVertex},
-	"air.thread_position_in_grid":         {spirv.BuiltInGlobalInvocationId, 3, "u32", spirv.ExecutionModelGLCompute},
-	"air.thread_position_in_threadgroup":  {spirv.BuiltInLocalInvocationId, 3, "u32", spirv.ExecutionModelGLCompute},
-	"air.threadgroup_position_in_grid":    {spirv.BuiltInWorkgroupId, 3, "u32", spirv.ExecutionModelGLCompute},
-	"air.threadgroups_per_grid":           {spirv.BuiltInNumWorkgroups, 3, "u32", spirv.ExecutionModelGLCompute},
-	"air.thread_index_in_threadgroup":     {spirv.BuiltInLocalInvocationIndex, 1, "u32", spirv.ExecutionModelGLCompute},
-	"air.threads_per_threadgroup":         {spirv.BuiltInWorkgroupSize, 3, "u32", spirv.ExecutionModelGLCompute},
-	"air.threads_per_grid":                {spirv.BuiltInNumWorkgroups, 3, "u32", spirv.ExecutionModelGLCompute},
-	"air.thread_index_in_simdgroup":       {spirv.BuiltInSubgroupLocalInvocationId, 1, "u32", spirv.ExecutionModelGLCompute},
-	"air.simdgroup_index_in_threadgroup":  {spirv.BuiltInSubgroupId, 1, "u32", spirv.ExecutionModelGLCompute},
-	"air.threads_per_simdgroup":           {spirv.BuiltInSubgroupSize, 1, "u32", spirv.ExecutionModelGLCompute},
+	"air.position":                         {spirv.BuiltInFragCoord, 4, "f32", spirv.ExecutionModelFragment},
+	"air.front_facing":                     {spirv.BuiltInFrontFacing, 1, "bool", spirv.ExecutionModelFragment},
+	"air.point_coord":                      {spirv.BuiltInPointCoord, 2, "f32", spirv.ExecutionModelFragment},
+	"air.sample_id":                        {spirv.BuiltInSampleId, 1, "u32", spirv.ExecutionModelFragment},
+	"air.render_target_array_index":        {spirv.BuiltInLayer, 1, "u32", spirv.ExecutionModelFragment},
+	"air.viewport_array_index":             {spirv.BuiltInViewportIndex, 1, "u32", spirv.ExecutionModelFragment},
+	"air.vertex_id":                        {spirv.BuiltInVertexIndex, 1, "u32", spirv.ExecutionModelVertex},
+	"air.instance_id":                      {spirv.BuiltInInstanceIndex, 1, "u32", spirv.ExecutionModelVertex},
+	"air.base_vertex":                      {spirv.BuiltInBaseVertex, 1, "u32", spirv.ExecutionModelVertex},
+	"air.base_instance":                    {spirv.BuiltInBaseInstance, 1, "u32", spirv.ExecutionModelVertex},
+	"air.thread_position_in_grid":          {spirv.BuiltInGlobalInvocationId, 3, "u32", spirv.ExecutionModelGLCompute},
+	"air.thread_position_in_threadgroup":   {spirv.BuiltInLocalInvocationId, 3, "u32", spirv.ExecutionModelGLCompute},
+	"air.threadgroup_position_in_grid":     {spirv.BuiltInWorkgroupId, 3, "u32", spirv.ExecutionModelGLCompute},
+	"air.threadgroups_per_grid":            {spirv.BuiltInNumWorkgroups, 3, "u32", spirv.ExecutionModelGLCompute},
+	"air.thread_index_in_threadgroup":      {spirv.BuiltInLocalInvocationIndex, 1, "u32", spirv.ExecutionModelGLCompute},
+	"air.threads_per_threadgroup":          {spirv.BuiltInWorkgroupSize, 3, "u32", spirv.ExecutionModelGLCompute},
+	"air.threads_per_grid":                 {spirv.BuiltInNumWorkgroups, 3, "u32", spirv.ExecutionModelGLCompute},
+	"air.thread_index_in_simdgroup":        {spirv.BuiltInSubgroupLocalInvocationId, 1, "u32", spirv.ExecutionModelGLCompute},
+	"air.simdgroup_index_in_threadgroup":   {spirv.BuiltInSubgroupId, 1, "u32", spirv.ExecutionModelGLCompute},
+	"air.threads_per_simdgroup":            {spirv.BuiltInSubgroupSize, 1, "u32", spirv.ExecutionModelGLCompute},
 	"air.dispatch_threads_per_threadgroup": {spirv.BuiltInWorkgroupSize, 3, "u32", spirv.ExecutionModelGLCompute},
 }
 
@@ -391,6 +395,10 @@ func (t *translator) builtinValue(role string, bi builtin) (spirv.ID, spirv.ID) 
 		t.b.Capability(spirv.CapabilitySampleRateShading)
 	case spirv.BuiltInBaseVertex, spirv.BuiltInBaseInstance:
 		t.b.Capability(spirv.CapabilityDrawParameters)
+	case spirv.BuiltInLayer:
+		t.b.Capability(spirv.CapabilityShaderLayer)
+	case spirv.BuiltInViewportIndex:
+		t.b.Capability(spirv.CapabilityShaderViewportIndex)
 	}
 	v := t.b.Variable(t.b.TypePointer(spirv.StorageClassInput, ty), spirv.StorageClassInput)
 	t.b.Decorate(v, spirv.DecorationBuiltIn, uint32(bi.bi))
@@ -486,9 +494,11 @@ var outputBuiltins = map[string]struct {
 	bi    spirv.BuiltIn
 	stage spirv.ExecutionModel
 }{
-	"air.position":   {spirv.BuiltInPosition, spirv.ExecutionModelVertex},
-	"air.point_size": {spirv.BuiltInPointSize, spirv.ExecutionModelVertex},
-	"air.depth":      {spirv.BuiltInFragDepth, spirv.ExecutionModelFragment},
+	"air.position":                  {spirv.BuiltInPosition, spirv.ExecutionModelVertex},
+	"air.render_target_array_index": {spirv.BuiltInLayer, spirv.ExecutionModelVertex},
+	"air.viewport_array_index":      {spirv.BuiltInViewportIndex, spirv.ExecutionModelVertex},
+	"air.point_size":                {spirv.BuiltInPointSize, spirv.ExecutionModelVertex},
+	"air.depth":                     {spirv.BuiltInFragDepth, spirv.ExecutionModelFragment},
 }
 
 // bindOutputs declares an Output variable for every returned field.
@@ -558,6 +568,12 @@ func (t *translator) bindOutputs() {
 				continue
 			}
 			t.b.Decorate(v, spirv.DecorationBuiltIn, uint32(ob.bi))
+			switch ob.bi {
+			case spirv.BuiltInLayer:
+				t.b.Capability(spirv.CapabilityShaderLayer)
+			case spirv.BuiltInViewportIndex:
+				t.b.Capability(spirv.CapabilityShaderViewportIndex)
+			}
 			if ob.bi == spirv.BuiltInFragDepth {
 				t.b.ExecutionMode(t.f.ID, spirv.ExecutionModeDepthReplacing)
 			}
@@ -582,4 +598,13 @@ func (t *translator) ret(in *air.Ret) {
 		}
 	}
 	t.f.Emit(spirv.OpReturn)
+}
+
+// retValue returns from a called function.
+func (t *translator) retValue(in *air.Ret) {
+	if in.X == nil {
+		t.f.Emit(spirv.OpReturn)
+		return
+	}
+	t.f.Emit(spirv.OpReturnValue, uint32(t.value(in.X)))
 }

@@ -85,19 +85,21 @@ var mathOps = map[string]mathOp{
 	"min.u": {glsl: spirv.GLSLUMin, arity: 2, kind: mathUnsigned}, "min.s": {glsl: spirv.GLSLSMin, arity: 2, kind: mathSigned},
 	"max.u": {glsl: spirv.GLSLUMax, arity: 2, kind: mathUnsigned}, "max.s": {glsl: spirv.GLSLSMax, arity: 2, kind: mathSigned},
 	"clamp.u": {glsl: spirv.GLSLUClamp, arity: 3, kind: mathUnsigned}, "clamp.s": {glsl: spirv.GLSLSClamp, arity: 3, kind: mathSigned},
-	"abs.s": {glsl: spirv.GLSLSAbs, arity: 1, kind: mathSigned},
-	"popcount": {core: spirv.OpBitCount, arity: 1, kind: mathInt},
+	"abs.s":        {glsl: spirv.GLSLSAbs, arity: 1, kind: mathSigned},
+	"popcount":     {core: spirv.OpBitCount, arity: 1, kind: mathInt},
 	"reverse_bits": {core: spirv.OpBitReverse, arity: 1, kind: mathInt},
 }
 
 // call lowers a call to a declared function: an air.* or llvm.* intrinsic.
 func (t *translator) call(c *air.Call) {
 	callee := c.Called()
-	if callee == nil || !callee.IsDeclaration() {
-		// Reported once per function by checkCalls.
-		if air.HasResult(c) && !isPointer(c.Type()) {
-			t.vals[c] = t.b.Undef(t.typ(c.Type()))
-		}
+	if callee == nil {
+		t.miss.add(CodeUnhandledInstruction, "call (indirect)")
+		t.undefCall(c)
+		return
+	}
+	if !callee.IsDeclaration() {
+		t.callDefined(c, callee)
 		return
 	}
 	name := callee.Name

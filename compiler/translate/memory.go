@@ -88,7 +88,13 @@ func (t *translator) rootOf(v air.Value) *root {
 	case *air.Alloca:
 		r = t.allocaRoot(v)
 	case *air.GlobalVariable:
-		r = t.globalRoot(v)
+		r, ok := t.globals[v]
+		if !ok {
+			r = t.globalRoot(v)
+			t.globals[v] = r
+		}
+		t.roots[v] = r
+		return r
 	case *air.Argument:
 		if p, ok := t.ptrs[v]; ok {
 			r = p.root

@@ -42,6 +42,8 @@ type Binding struct {
 	Arrayed bool   `json:"arrayed,omitempty"`
 	// SampledType is the image's component type ("float", "int", "uint").
 	SampledType string `json:"sampled_type,omitempty"`
+	// SamplerState is a constexpr sampler's Metal state word, verbatim (not decoded).
+	SamplerState string `json:"sampler_state,omitempty"`
 }
 
 // PushConstants is a push-constant range.

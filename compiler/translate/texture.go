@@ -1,6 +1,7 @@
 package translate
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/airpipe/airpipe/compiler/air"
@@ -32,7 +33,7 @@ func (t *translator) texture(c *air.Call, op string, rest []string) (spirv.ID, b
 	if len(c.Args) == 0 {
 		return 0, false
 	}
-	r := t.res[c.Args[0]]
+	r := t.resource(c.Args[0])
 	if r == nil || r.sampler {
 		t.miss.add(CodeUnhandledInstruction, "texture function on a non-texture argument")
 		return t.undefResult(c), true
@@ -126,7 +127,7 @@ func (t *translator) sample(c *air.Call, r *resource, op string) (spirv.ID, bool
 	if len(args) < 3 {
 		return 0, false
 	}
-	smp := t.res[args[1]]
+	smp := t.resource(args[1])
 	if smp == nil || !smp.sampler {
 		t.miss.add(CodeUnhandledInstruction, "sample without a sampler argument")
 		return t.undefResult(c), true
@@ -412,4 +413,53 @@ func (t *translator) fitU32(v spirv.ID, ty air.Type) spirv.ID {
 		return t.f.Op(spirv.OpUConvert, t.typ(ty), v)
 	}
 	return v
+}
+
+// resource returns the texture or sampler an operand denotes: a bound
+// argument, or a constexpr sampler (a constant global holding Metal's 64-bit
+// sampler state word, which is not decoded: it is handed to the runtime in
+// the reflection, at the next constexpr sampler binding, as seed 003 §3.3 says).
+func (t *translator) resource(v air.Value) *resource {
+	if r, ok := t.res[v]; ok {
+		return r
+	}
+	var word uint64
+	name := "sampler_state"
+	switch v := v.(type) {
+	case *air.GlobalVariable:
+		c, ok := v.Init.(*air.ConstInt)
+		if !ok || c.Typ.Bits != 64 || v.AddrSpace != 2 {
+			return nil
+		}
+		word, name = c.Bits, v.Name
+	case *air.ConstExpr:
+		if v.Op != air.OpIntToPtr || len(v.Ops) != 1 {
+			return nil
+		}
+		c, ok := v.Ops[0].(*air.ConstInt)
+		if !ok || c.Typ.Bits != 64 {
+			return nil
+		}
+		word = c.Bits
+	default:
+		return nil
+	}
+	if r, ok := t.samplers[word]; ok {
+		return r
+	}
+	k := len(t.samplers)
+	if k >= constSamplerCount {
+		t.miss.add(CodeUnsupportedInterface, "more than 16 constexpr samplers")
+		return nil
+	}
+	st := t.b.TypeSampler()
+	sv := t.b.Variable(t.b.TypePointer(spirv.StorageClassUniformConstant, st), spirv.StorageClassUniformConstant)
+	t.b.Name(sv, name)
+	n := constSamplerBase + k
+	t.decorateBinding(sv, n)
+	r := &resource{v: sv, typ: st, sampler: true}
+	t.samplers[word] = r
+	t.refl.Bindings = append(t.refl.Bindings, Binding{Binding: n, Kind: "sampler", Metal: "constexpr sampler",
+		Name: name, SamplerState: fmt.Sprintf("0x%016x", word)})
+	return r
 }

@@ -82,6 +82,15 @@ type translator struct {
 	// workgroupSize is the kernel's local size (a spec-constant composite).
 	workgroupSize spirv.ID
 	u32           spirv.ID
+	// isEntry is set while the entry function itself is emitted.
+	isEntry bool
+	// globals are the roots of module globals, shared by every function.
+	globals map[*air.GlobalVariable]*root
+	// samplers are the constexpr samplers, by their state word.
+	samplers map[uint64]*resource
+	// specs are the emitted callee specialisations; active guards recursion.
+	specs  map[string]spirv.ID
+	active map[*air.Function]bool
 }
 
 func newTranslator(m *air.Module, ep air.EntryPoint, model spirv.ExecutionModel) *translator {
@@ -89,11 +98,16 @@ func newTranslator(m *air.Module, ep air.EntryPoint, model spirv.ExecutionModel)
 	b.Capability(spirv.CapabilityShader)
 	t := &translator{
 		m: m, ep: ep, model: model, b: b,
-		vals:  map[air.Value]spirv.ID{},
-		ptrs:  map[air.Value]pointer{},
-		res:   map[air.Value]*resource{},
-		roots: map[air.Value]*root{},
-		refl:  Reflection{Stage: string(ep.Stage), Entry: ep.Function.Name},
+		vals:     map[air.Value]spirv.ID{},
+		ptrs:     map[air.Value]pointer{},
+		res:      map[air.Value]*resource{},
+		roots:    map[air.Value]*root{},
+		globals:  map[*air.GlobalVariable]*root{},
+		samplers: map[uint64]*resource{},
+		specs:    map[string]spirv.ID{},
+		active:   map[*air.Function]bool{},
+		isEntry:  true,
+		refl:     Reflection{Stage: string(ep.Stage), Entry: ep.Function.Name},
 	}
 	t.u32 = b.TypeInt(32, false)
 	return t
@@ -112,7 +126,7 @@ func (t *translator) emitEntry() {
 	}
 	t.bindInputs()
 	t.bindOutputs()
-	t.checkCalls(fn, map[*air.Function]bool{})
+	t.active[fn] = true
 	t.emitBody(fn)
 	t.b.EntryPoint(t.model, t.f.ID, fn.Name, t.iface)
 	switch t.model {
@@ -123,34 +137,11 @@ func (t *translator) emitEntry() {
 	}
 }
 
-// checkCalls reports calls to functions with bodies (helpers are not inlined yet).
-func (t *translator) checkCalls(fn *air.Function, seen map[*air.Function]bool) {
-	seen[fn] = true
-	for _, bl := range fn.Blocks {
-		for _, in := range bl.Insts {
-			c, ok := in.(*air.Call)
-			if !ok {
-				continue
-			}
-			callee := c.Called()
-			if callee == nil {
-				t.miss.add(CodeUnhandledInstruction, "call (indirect)")
-				continue
-			}
-			if !callee.IsDeclaration() {
-				t.miss.add(CodeUnhandledInstruction, "call (defined function)")
-				if !seen[callee] {
-					t.checkCalls(callee, seen)
-				}
-			}
-		}
-	}
-}
-
 // emitBody emits fn's blocks into the current SPIR-V function, after the
 // current (entry) block, which it ends with a branch to fn's first block.
 func (t *translator) emitBody(fn *air.Function) {
 	t.fn = fn
+	t.pending = nil
 	succ := make([][]int, len(fn.Blocks))
 	for i, bl := range fn.Blocks {
 		if len(bl.Insts) == 0 {
@@ -267,7 +258,11 @@ func (t *translator) terminator(node int, in air.Instruction, fresh func() spirv
 		}
 		t.f.Emit(spirv.OpSwitch, ops...)
 	case *air.Ret:
-		t.ret(in)
+		if t.isEntry {
+			t.ret(in)
+		} else {
+			t.retValue(in)
+		}
 	case *air.Unreachable:
 		t.f.Emit(spirv.OpUnreachable)
 	default:

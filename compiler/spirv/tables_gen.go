@@ -2,6 +2,8 @@
 
 package spirv
 
+import "fmt"
+
 // MagicNumber is the first word of every SPIR-V module.
 const MagicNumber = 0x07230203
 
@@ -1429,6 +1431,25 @@ const (
 	SourceLanguageSYCL           SourceLanguage = 0x7
 )
 
+var sourceLanguageNames = map[SourceLanguage]string{
+	0x0: "Unknown",
+	0x1: "ESSL",
+	0x2: "GLSL",
+	0x3: "OpenCL_C",
+	0x4: "OpenCL_CPP",
+	0x5: "HLSL",
+	0x6: "CPP_for_OpenCL",
+	0x7: "SYCL",
+}
+
+// String returns the enumerant's grammar name.
+func (v SourceLanguage) String() string {
+	if s, ok := sourceLanguageNames[v]; ok {
+		return s
+	}
+	return fmt.Sprintf("SourceLanguage(%d)", uint32(v))
+}
+
 // ExecutionModel is the SPIR-V ExecutionModel operand kind (ValueEnum).
 type ExecutionModel uint32
 
@@ -1459,6 +1480,34 @@ const (
 	ExecutionModelMeshEXT                ExecutionModel = 0x14f5
 )
 
+var executionModelNames = map[ExecutionModel]string{
+	0x0:    "Vertex",
+	0x1:    "TessellationControl",
+	0x2:    "TessellationEvaluation",
+	0x3:    "Geometry",
+	0x4:    "Fragment",
+	0x5:    "GLCompute",
+	0x6:    "Kernel",
+	0x1493: "TaskNV",
+	0x1494: "MeshNV",
+	0x14c1: "RayGenerationNV",
+	0x14c2: "IntersectionNV",
+	0x14c3: "AnyHitNV",
+	0x14c4: "ClosestHitNV",
+	0x14c5: "MissNV",
+	0x14c6: "CallableNV",
+	0x14f4: "TaskEXT",
+	0x14f5: "MeshEXT",
+}
+
+// String returns the enumerant's grammar name.
+func (v ExecutionModel) String() string {
+	if s, ok := executionModelNames[v]; ok {
+		return s
+	}
+	return fmt.Sprintf("ExecutionModel(%d)", uint32(v))
+}
+
 // AddressingModel is the SPIR-V AddressingModel operand kind (ValueEnum).
 type AddressingModel uint32
 
@@ -1471,6 +1520,21 @@ const (
 	AddressingModelPhysicalStorageBuffer64EXT AddressingModel = 0x14e4
 )
 
+var addressingModelNames = map[AddressingModel]string{
+	0x0:    "Logical",
+	0x1:    "Physical32",
+	0x2:    "Physical64",
+	0x14e4: "PhysicalStorageBuffer64",
+}
+
+// String returns the enumerant's grammar name.
+func (v AddressingModel) String() string {
+	if s, ok := addressingModelNames[v]; ok {
+		return s
+	}
+	return fmt.Sprintf("AddressingModel(%d)", uint32(v))
+}
+
 // MemoryModel is the SPIR-V MemoryModel operand kind (ValueEnum).
 type MemoryModel uint32
 
@@ -1482,6 +1546,21 @@ const (
 	MemoryModelVulkan    MemoryModel = 0x3
 	MemoryModelVulkanKHR MemoryModel = 0x3
 )
+
+var memoryModelNames = map[MemoryModel]string{
+	0x0: "Simple",
+	0x1: "GLSL450",
+	0x2: "OpenCL",
+	0x3: "Vulkan",
+}
+
+// String returns the enumerant's grammar name.
+func (v MemoryModel) String() string {
+	if s, ok := memoryModelNames[v]; ok {
+		return s
+	}
+	return fmt.Sprintf("MemoryModel(%d)", uint32(v))
+}
 
 // ExecutionMode is the SPIR-V ExecutionMode operand kind (ValueEnum).
 type ExecutionMode uint32
@@ -1569,6 +1648,93 @@ const (
 	ExecutionModeNamedBarrierCountINTEL           ExecutionMode = 0x1911
 )
 
+var executionModeNames = map[ExecutionMode]string{
+	0x0:    "Invocations",
+	0x1:    "SpacingEqual",
+	0x2:    "SpacingFractionalEven",
+	0x3:    "SpacingFractionalOdd",
+	0x4:    "VertexOrderCw",
+	0x5:    "VertexOrderCcw",
+	0x6:    "PixelCenterInteger",
+	0x7:    "OriginUpperLeft",
+	0x8:    "OriginLowerLeft",
+	0x9:    "EarlyFragmentTests",
+	0xa:    "PointMode",
+	0xb:    "Xfb",
+	0xc:    "DepthReplacing",
+	0xe:    "DepthGreater",
+	0xf:    "DepthLess",
+	0x10:   "DepthUnchanged",
+	0x11:   "LocalSize",
+	0x12:   "LocalSizeHint",
+	0x13:   "InputPoints",
+	0x14:   "InputLines",
+	0x15:   "InputLinesAdjacency",
+	0x16:   "Triangles",
+	0x17:   "InputTrianglesAdjacency",
+	0x18:   "Quads",
+	0x19:   "Isolines",
+	0x1a:   "OutputVertices",
+	0x1b:   "OutputPoints",
+	0x1c:   "OutputLineStrip",
+	0x1d:   "OutputTriangleStrip",
+	0x1e:   "VecTypeHint",
+	0x1f:   "ContractionOff",
+	0x21:   "Initializer",
+	0x22:   "Finalizer",
+	0x23:   "SubgroupSize",
+	0x24:   "SubgroupsPerWorkgroup",
+	0x25:   "SubgroupsPerWorkgroupId",
+	0x26:   "LocalSizeId",
+	0x27:   "LocalSizeHintId",
+	0x1145: "SubgroupUniformControlFlowKHR",
+	0x115e: "PostDepthCoverage",
+	0x116b: "DenormPreserve",
+	0x116c: "DenormFlushToZero",
+	0x116d: "SignedZeroInfNanPreserve",
+	0x116e: "RoundingModeRTE",
+	0x116f: "RoundingModeRTZ",
+	0x1399: "EarlyAndLateFragmentTestsAMD",
+	0x13a3: "StencilRefReplacingEXT",
+	0x13d7: "StencilRefUnchangedFrontAMD",
+	0x13d8: "StencilRefGreaterFrontAMD",
+	0x13d9: "StencilRefLessFrontAMD",
+	0x13da: "StencilRefUnchangedBackAMD",
+	0x13db: "StencilRefGreaterBackAMD",
+	0x13dc: "StencilRefLessBackAMD",
+	0x1495: "OutputLinesNV",
+	0x1496: "OutputPrimitivesNV",
+	0x14a9: "DerivativeGroupQuadsNV",
+	0x14aa: "DerivativeGroupLinearNV",
+	0x14b2: "OutputTrianglesNV",
+	0x14f6: "PixelInterlockOrderedEXT",
+	0x14f7: "PixelInterlockUnorderedEXT",
+	0x14f8: "SampleInterlockOrderedEXT",
+	0x14f9: "SampleInterlockUnorderedEXT",
+	0x14fa: "ShadingRateInterlockOrderedEXT",
+	0x14fb: "ShadingRateInterlockUnorderedEXT",
+	0x15f2: "SharedLocalMemorySizeINTEL",
+	0x15f4: "RoundingModeRTPINTEL",
+	0x15f5: "RoundingModeRTNINTEL",
+	0x15f6: "FloatingPointModeALTINTEL",
+	0x15f7: "FloatingPointModeIEEEINTEL",
+	0x1705: "MaxWorkgroupSizeINTEL",
+	0x1706: "MaxWorkDimINTEL",
+	0x1707: "NoGlobalOffsetINTEL",
+	0x1708: "NumSIMDWorkitemsINTEL",
+	0x170f: "SchedulerTargetFmaxMhzINTEL",
+	0x180a: "StreamingInterfaceINTEL",
+	0x1911: "NamedBarrierCountINTEL",
+}
+
+// String returns the enumerant's grammar name.
+func (v ExecutionMode) String() string {
+	if s, ok := executionModeNames[v]; ok {
+		return s
+	}
+	return fmt.Sprintf("ExecutionMode(%d)", uint32(v))
+}
+
 // StorageClass is the SPIR-V StorageClass operand kind (ValueEnum).
 type StorageClass uint32
 
@@ -1608,6 +1774,42 @@ const (
 	StorageClassHostOnlyINTEL            StorageClass = 0x1731
 )
 
+var storageClassNames = map[StorageClass]string{
+	0x0:    "UniformConstant",
+	0x1:    "Input",
+	0x2:    "Uniform",
+	0x3:    "Output",
+	0x4:    "Workgroup",
+	0x5:    "CrossWorkgroup",
+	0x6:    "Private",
+	0x7:    "Function",
+	0x8:    "Generic",
+	0x9:    "PushConstant",
+	0xa:    "AtomicCounter",
+	0xb:    "Image",
+	0xc:    "StorageBuffer",
+	0x14d0: "CallableDataNV",
+	0x14d1: "IncomingCallableDataNV",
+	0x14da: "RayPayloadNV",
+	0x14db: "HitAttributeNV",
+	0x14de: "IncomingRayPayloadNV",
+	0x14df: "ShaderRecordBufferNV",
+	0x14e5: "PhysicalStorageBuffer",
+	0x1509: "HitObjectAttributeNV",
+	0x151a: "TaskPayloadWorkgroupEXT",
+	0x15e5: "CodeSectionINTEL",
+	0x1730: "DeviceOnlyINTEL",
+	0x1731: "HostOnlyINTEL",
+}
+
+// String returns the enumerant's grammar name.
+func (v StorageClass) String() string {
+	if s, ok := storageClassNames[v]; ok {
+		return s
+	}
+	return fmt.Sprintf("StorageClass(%d)", uint32(v))
+}
+
 // Dim is the SPIR-V Dim operand kind (ValueEnum).
 type Dim uint32
 
@@ -1621,6 +1823,24 @@ const (
 	DimBuffer      Dim = 0x5
 	DimSubpassData Dim = 0x6
 )
+
+var dimNames = map[Dim]string{
+	0x0: "1D",
+	0x1: "2D",
+	0x2: "3D",
+	0x3: "Cube",
+	0x4: "Rect",
+	0x5: "Buffer",
+	0x6: "SubpassData",
+}
+
+// String returns the enumerant's grammar name.
+func (v Dim) String() string {
+	if s, ok := dimNames[v]; ok {
+		return s
+	}
+	return fmt.Sprintf("Dim(%d)", uint32(v))
+}
 
 // ImageFormat is the SPIR-V ImageFormat operand kind (ValueEnum).
 type ImageFormat uint32
@@ -1670,6 +1890,59 @@ const (
 	ImageFormatR64ui        ImageFormat = 0x28
 	ImageFormatR64i         ImageFormat = 0x29
 )
+
+var imageFormatNames = map[ImageFormat]string{
+	0x0:  "Unknown",
+	0x1:  "Rgba32f",
+	0x2:  "Rgba16f",
+	0x3:  "R32f",
+	0x4:  "Rgba8",
+	0x5:  "Rgba8Snorm",
+	0x6:  "Rg32f",
+	0x7:  "Rg16f",
+	0x8:  "R11fG11fB10f",
+	0x9:  "R16f",
+	0xa:  "Rgba16",
+	0xb:  "Rgb10A2",
+	0xc:  "Rg16",
+	0xd:  "Rg8",
+	0xe:  "R16",
+	0xf:  "R8",
+	0x10: "Rgba16Snorm",
+	0x11: "Rg16Snorm",
+	0x12: "Rg8Snorm",
+	0x13: "R16Snorm",
+	0x14: "R8Snorm",
+	0x15: "Rgba32i",
+	0x16: "Rgba16i",
+	0x17: "Rgba8i",
+	0x18: "R32i",
+	0x19: "Rg32i",
+	0x1a: "Rg16i",
+	0x1b: "Rg8i",
+	0x1c: "R16i",
+	0x1d: "R8i",
+	0x1e: "Rgba32ui",
+	0x1f: "Rgba16ui",
+	0x20: "Rgba8ui",
+	0x21: "R32ui",
+	0x22: "Rgb10a2ui",
+	0x23: "Rg32ui",
+	0x24: "Rg16ui",
+	0x25: "Rg8ui",
+	0x26: "R16ui",
+	0x27: "R8ui",
+	0x28: "R64ui",
+	0x29: "R64i",
+}
+
+// String returns the enumerant's grammar name.
+func (v ImageFormat) String() string {
+	if s, ok := imageFormatNames[v]; ok {
+		return s
+	}
+	return fmt.Sprintf("ImageFormat(%d)", uint32(v))
+}
 
 // Decoration is the SPIR-V Decoration operand kind (ValueEnum).
 type Decoration uint32
@@ -1794,6 +2067,127 @@ const (
 	DecorationVectorComputeCallableFunctionINTEL Decoration = 0x17c7
 	DecorationMediaBlockIOINTEL                  Decoration = 0x17fc
 )
+
+var decorationNames = map[Decoration]string{
+	0x0:    "RelaxedPrecision",
+	0x1:    "SpecId",
+	0x2:    "Block",
+	0x3:    "BufferBlock",
+	0x4:    "RowMajor",
+	0x5:    "ColMajor",
+	0x6:    "ArrayStride",
+	0x7:    "MatrixStride",
+	0x8:    "GLSLShared",
+	0x9:    "GLSLPacked",
+	0xa:    "CPacked",
+	0xb:    "BuiltIn",
+	0xd:    "NoPerspective",
+	0xe:    "Flat",
+	0xf:    "Patch",
+	0x10:   "Centroid",
+	0x11:   "Sample",
+	0x12:   "Invariant",
+	0x13:   "Restrict",
+	0x14:   "Aliased",
+	0x15:   "Volatile",
+	0x16:   "Constant",
+	0x17:   "Coherent",
+	0x18:   "NonWritable",
+	0x19:   "NonReadable",
+	0x1a:   "Uniform",
+	0x1b:   "UniformId",
+	0x1c:   "SaturatedConversion",
+	0x1d:   "Stream",
+	0x1e:   "Location",
+	0x1f:   "Component",
+	0x20:   "Index",
+	0x21:   "Binding",
+	0x22:   "DescriptorSet",
+	0x23:   "Offset",
+	0x24:   "XfbBuffer",
+	0x25:   "XfbStride",
+	0x26:   "FuncParamAttr",
+	0x27:   "FPRoundingMode",
+	0x28:   "FPFastMathMode",
+	0x29:   "LinkageAttributes",
+	0x2a:   "NoContraction",
+	0x2b:   "InputAttachmentIndex",
+	0x2c:   "Alignment",
+	0x2d:   "MaxByteOffset",
+	0x2e:   "AlignmentId",
+	0x2f:   "MaxByteOffsetId",
+	0x1175: "NoSignedWrap",
+	0x1176: "NoUnsignedWrap",
+	0x1387: "ExplicitInterpAMD",
+	0x1480: "OverrideCoverageNV",
+	0x1482: "PassthroughNV",
+	0x1484: "ViewportRelativeNV",
+	0x1488: "SecondaryViewportRelativeNV",
+	0x1497: "PerPrimitiveNV",
+	0x1498: "PerViewNV",
+	0x1499: "PerTaskNV",
+	0x14a5: "PerVertexKHR",
+	0x14b4: "NonUniform",
+	0x14eb: "RestrictPointer",
+	0x14ec: "AliasedPointer",
+	0x150a: "HitObjectShaderRecordBufferNV",
+	0x1516: "BindlessSamplerNV",
+	0x1517: "BindlessImageNV",
+	0x1518: "BoundSamplerNV",
+	0x1519: "BoundImageNV",
+	0x15df: "SIMTCallINTEL",
+	0x15e2: "ReferencedIndirectlyINTEL",
+	0x15e7: "ClobberINTEL",
+	0x15e8: "SideEffectsINTEL",
+	0x15f8: "VectorComputeVariableINTEL",
+	0x15f9: "FuncParamIOKindINTEL",
+	0x15fa: "VectorComputeFunctionINTEL",
+	0x15fb: "StackCallINTEL",
+	0x15fc: "GlobalVariableOffsetINTEL",
+	0x1602: "CounterBuffer",
+	0x1603: "UserSemantic",
+	0x1604: "UserTypeGOOGLE",
+	0x16be: "FunctionRoundingModeINTEL",
+	0x16bf: "FunctionDenormModeINTEL",
+	0x16c1: "RegisterINTEL",
+	0x16c2: "MemoryINTEL",
+	0x16c3: "NumbanksINTEL",
+	0x16c4: "BankwidthINTEL",
+	0x16c5: "MaxPrivateCopiesINTEL",
+	0x16c6: "SinglepumpINTEL",
+	0x16c7: "DoublepumpINTEL",
+	0x16c8: "MaxReplicatesINTEL",
+	0x16c9: "SimpleDualPortINTEL",
+	0x16ca: "MergeINTEL",
+	0x16cb: "BankBitsINTEL",
+	0x16cc: "ForcePow2DepthINTEL",
+	0x170b: "BurstCoalesceINTEL",
+	0x170c: "CacheSizeINTEL",
+	0x170d: "DontStaticallyCoalesceINTEL",
+	0x170e: "PrefetchINTEL",
+	0x1711: "StallEnableINTEL",
+	0x1713: "FuseLoopsInFunctionINTEL",
+	0x1715: "MathOpDSPModeINTEL",
+	0x171a: "AliasScopeINTEL",
+	0x171b: "NoAliasINTEL",
+	0x171d: "InitiationIntervalINTEL",
+	0x171e: "MaxConcurrencyINTEL",
+	0x171f: "PipelineEnableINTEL",
+	0x1721: "BufferLocationINTEL",
+	0x1738: "IOPipeStorageINTEL",
+	0x17c0: "FunctionFloatingPointModeINTEL",
+	0x17c5: "SingleElementVectorINTEL",
+	0x17c7: "VectorComputeCallableFunctionINTEL",
+	0x17fc: "MediaBlockIOINTEL",
+}
+
+// String returns the enumerant's grammar name.
+func (v Decoration) String() string {
+	if s, ok := decorationNames[v]; ok {
+		return s
+	}
+	return fmt.Sprintf("Decoration(%d)", uint32(v))
+}
 
 // BuiltIn is the SPIR-V BuiltIn operand kind (ValueEnum).
 type BuiltIn uint32
@@ -1933,6 +2327,126 @@ const (
 	BuiltInCullMaskKHR                 BuiltIn = 0x1785
 )
 
+var builtInNames = map[BuiltIn]string{
+	0x0:    "Position",
+	0x1:    "PointSize",
+	0x3:    "ClipDistance",
+	0x4:    "CullDistance",
+	0x5:    "VertexId",
+	0x6:    "InstanceId",
+	0x7:    "PrimitiveId",
+	0x8:    "InvocationId",
+	0x9:    "Layer",
+	0xa:    "ViewportIndex",
+	0xb:    "TessLevelOuter",
+	0xc:    "TessLevelInner",
+	0xd:    "TessCoord",
+	0xe:    "PatchVertices",
+	0xf:    "FragCoord",
+	0x10:   "PointCoord",
+	0x11:   "FrontFacing",
+	0x12:   "SampleId",
+	0x13:   "SamplePosition",
+	0x14:   "SampleMask",
+	0x16:   "FragDepth",
+	0x17:   "HelperInvocation",
+	0x18:   "NumWorkgroups",
+	0x19:   "WorkgroupSize",
+	0x1a:   "WorkgroupId",
+	0x1b:   "LocalInvocationId",
+	0x1c:   "GlobalInvocationId",
+	0x1d:   "LocalInvocationIndex",
+	0x1e:   "WorkDim",
+	0x1f:   "GlobalSize",
+	0x20:   "EnqueuedWorkgroupSize",
+	0x21:   "GlobalOffset",
+	0x22:   "GlobalLinearId",
+	0x24:   "SubgroupSize",
+	0x25:   "SubgroupMaxSize",
+	0x26:   "NumSubgroups",
+	0x27:   "NumEnqueuedSubgroups",
+	0x28:   "SubgroupId",
+	0x29:   "SubgroupLocalInvocationId",
+	0x2a:   "VertexIndex",
+	0x2b:   "InstanceIndex",
+	0x1040: "CoreIDARM",
+	0x1041: "CoreCountARM",
+	0x1042: "CoreMaxIDARM",
+	0x1043: "WarpIDARM",
+	0x1044: "WarpMaxIDARM",
+	0x1140: "SubgroupEqMask",
+	0x1141: "SubgroupGeMask",
+	0x1142: "SubgroupGtMask",
+	0x1143: "SubgroupLeMask",
+	0x1144: "SubgroupLtMask",
+	0x1148: "BaseVertex",
+	0x1149: "BaseInstance",
+	0x114a: "DrawIndex",
+	0x1150: "PrimitiveShadingRateKHR",
+	0x1156: "DeviceIndex",
+	0x1158: "ViewIndex",
+	0x115c: "ShadingRateKHR",
+	0x1380: "BaryCoordNoPerspAMD",
+	0x1381: "BaryCoordNoPerspCentroidAMD",
+	0x1382: "BaryCoordNoPerspSampleAMD",
+	0x1383: "BaryCoordSmoothAMD",
+	0x1384: "BaryCoordSmoothCentroidAMD",
+	0x1385: "BaryCoordSmoothSampleAMD",
+	0x1386: "BaryCoordPullModelAMD",
+	0x1396: "FragStencilRefEXT",
+	0x1485: "ViewportMaskNV",
+	0x1489: "SecondaryPositionNV",
+	0x148a: "SecondaryViewportMaskNV",
+	0x148d: "PositionPerViewNV",
+	0x148e: "ViewportMaskPerViewNV",
+	0x1490: "FullyCoveredEXT",
+	0x149a: "TaskCountNV",
+	0x149b: "PrimitiveCountNV",
+	0x149c: "PrimitiveIndicesNV",
+	0x149d: "ClipDistancePerViewNV",
+	0x149e: "CullDistancePerViewNV",
+	0x149f: "LayerPerViewNV",
+	0x14a0: "MeshViewCountNV",
+	0x14a1: "MeshViewIndicesNV",
+	0x14a6: "BaryCoordKHR",
+	0x14a7: "BaryCoordNoPerspKHR",
+	0x14ac: "FragSizeEXT",
+	0x14ad: "FragInvocationCountEXT",
+	0x14ae: "PrimitivePointIndicesEXT",
+	0x14af: "PrimitiveLineIndicesEXT",
+	0x14b0: "PrimitiveTriangleIndicesEXT",
+	0x14b3: "CullPrimitiveEXT",
+	0x14c7: "LaunchIdNV",
+	0x14c8: "LaunchSizeNV",
+	0x14c9: "WorldRayOriginNV",
+	0x14ca: "WorldRayDirectionNV",
+	0x14cb: "ObjectRayOriginNV",
+	0x14cc: "ObjectRayDirectionNV",
+	0x14cd: "RayTminNV",
+	0x14ce: "RayTmaxNV",
+	0x14cf: "InstanceCustomIndexNV",
+	0x14d2: "ObjectToWorldNV",
+	0x14d3: "WorldToObjectNV",
+	0x14d4: "HitTNV",
+	0x14d5: "HitKindNV",
+	0x14d6: "CurrentRayTimeNV",
+	0x14e7: "IncomingRayFlagsNV",
+	0x14e8: "RayGeometryIndexKHR",
+	0x14fe: "WarpsPerSMNV",
+	0x14ff: "SMCountNV",
+	0x1500: "WarpIDNV",
+	0x1501: "SMIDNV",
+	0x1785: "CullMaskKHR",
+}
+
+// String returns the enumerant's grammar name.
+func (v BuiltIn) String() string {
+	if s, ok := builtInNames[v]; ok {
+		return s
+	}
+	return fmt.Sprintf("BuiltIn(%d)", uint32(v))
+}
+
 // Scope is the SPIR-V Scope operand kind (ValueEnum).
 type Scope uint32
 
@@ -1947,6 +2461,24 @@ const (
 	ScopeQueueFamilyKHR Scope = 0x5
 	ScopeShaderCallKHR  Scope = 0x6
 )
+
+var scopeNames = map[Scope]string{
+	0x0: "CrossDevice",
+	0x1: "Device",
+	0x2: "Workgroup",
+	0x3: "Subgroup",
+	0x4: "Invocation",
+	0x5: "QueueFamily",
+	0x6: "ShaderCallKHR",
+}
+
+// String returns the enumerant's grammar name.
+func (v Scope) String() string {
+	if s, ok := scopeNames[v]; ok {
+		return s
+	}
+	return fmt.Sprintf("Scope(%d)", uint32(v))
+}
 
 // Capability is the SPIR-V Capability operand kind (ValueEnum).
 type Capability uint32
@@ -2186,6 +2718,223 @@ const (
 	CapabilityGroupUniformArithmeticKHR                    Capability = 0x1900
 )
 
+var capabilityNames = map[Capability]string{
+	0x0:    "Matrix",
+	0x1:    "Shader",
+	0x2:    "Geometry",
+	0x3:    "Tessellation",
+	0x4:    "Addresses",
+	0x5:    "Linkage",
+	0x6:    "Kernel",
+	0x7:    "Vector16",
+	0x8:    "Float16Buffer",
+	0x9:    "Float16",
+	0xa:    "Float64",
+	0xb:    "Int64",
+	0xc:    "Int64Atomics",
+	0xd:    "ImageBasic",
+	0xe:    "ImageReadWrite",
+	0xf:    "ImageMipmap",
+	0x11:   "Pipes",
+	0x12:   "Groups",
+	0x13:   "DeviceEnqueue",
+	0x14:   "LiteralSampler",
+	0x15:   "AtomicStorage",
+	0x16:   "Int16",
+	0x17:   "TessellationPointSize",
+	0x18:   "GeometryPointSize",
+	0x19:   "ImageGatherExtended",
+	0x1b:   "StorageImageMultisample",
+	0x1c:   "UniformBufferArrayDynamicIndexing",
+	0x1d:   "SampledImageArrayDynamicIndexing",
+	0x1e:   "StorageBufferArrayDynamicIndexing",
+	0x1f:   "StorageImageArrayDynamicIndexing",
+	0x20:   "ClipDistance",
+	0x21:   "CullDistance",
+	0x22:   "ImageCubeArray",
+	0x23:   "SampleRateShading",
+	0x24:   "ImageRect",
+	0x25:   "SampledRect",
+	0x26:   "GenericPointer",
+	0x27:   "Int8",
+	0x28:   "InputAttachment",
+	0x29:   "SparseResidency",
+	0x2a:   "MinLod",
+	0x2b:   "Sampled1D",
+	0x2c:   "Image1D",
+	0x2d:   "SampledCubeArray",
+	0x2e:   "SampledBuffer",
+	0x2f:   "ImageBuffer",
+	0x30:   "ImageMSArray",
+	0x31:   "StorageImageExtendedFormats",
+	0x32:   "ImageQuery",
+	0x33:   "DerivativeControl",
+	0x34:   "InterpolationFunction",
+	0x35:   "TransformFeedback",
+	0x36:   "GeometryStreams",
+	0x37:   "StorageImageReadWithoutFormat",
+	0x38:   "StorageImageWriteWithoutFormat",
+	0x39:   "MultiViewport",
+	0x3a:   "SubgroupDispatch",
+	0x3b:   "NamedBarrier",
+	0x3c:   "PipeStorage",
+	0x3d:   "GroupNonUniform",
+	0x3e:   "GroupNonUniformVote",
+	0x3f:   "GroupNonUniformArithmetic",
+	0x40:   "GroupNonUniformBallot",
+	0x41:   "GroupNonUniformShuffle",
+	0x42:   "GroupNonUniformShuffleRelative",
+	0x43:   "GroupNonUniformClustered",
+	0x44:   "GroupNonUniformQuad",
+	0x45:   "ShaderLayer",
+	0x46:   "ShaderViewportIndex",
+	0x47:   "UniformDecoration",
+	0x1045: "CoreBuiltinsARM",
+	0x1146: "FragmentShadingRateKHR",
+	0x1147: "SubgroupBallotKHR",
+	0x114b: "DrawParameters",
+	0x114c: "WorkgroupMemoryExplicitLayoutKHR",
+	0x114d: "WorkgroupMemoryExplicitLayout8BitAccessKHR",
+	0x114e: "WorkgroupMemoryExplicitLayout16BitAccessKHR",
+	0x114f: "SubgroupVoteKHR",
+	0x1151: "StorageBuffer16BitAccess",
+	0x1152: "UniformAndStorageBuffer16BitAccess",
+	0x1153: "StoragePushConstant16",
+	0x1154: "StorageInputOutput16",
+	0x1155: "DeviceGroup",
+	0x1157: "MultiView",
+	0x1159: "VariablePointersStorageBuffer",
+	0x115a: "VariablePointers",
+	0x115d: "AtomicStorageOps",
+	0x115f: "SampleMaskPostDepthCoverage",
+	0x1160: "StorageBuffer8BitAccess",
+	0x1161: "UniformAndStorageBuffer8BitAccess",
+	0x1162: "StoragePushConstant8",
+	0x1170: "DenormPreserve",
+	0x1171: "DenormFlushToZero",
+	0x1172: "SignedZeroInfNanPreserve",
+	0x1173: "RoundingModeRTE",
+	0x1174: "RoundingModeRTZ",
+	0x1177: "RayQueryProvisionalKHR",
+	0x1178: "RayQueryKHR",
+	0x117e: "RayTraversalPrimitiveCullingKHR",
+	0x117f: "RayTracingKHR",
+	0x1390: "Float16ImageAMD",
+	0x1391: "ImageGatherBiasLodAMD",
+	0x1392: "FragmentMaskAMD",
+	0x1395: "StencilExportEXT",
+	0x1397: "ImageReadWriteLodAMD",
+	0x1398: "Int64ImageEXT",
+	0x13bf: "ShaderClockKHR",
+	0x1481: "SampleMaskOverrideCoverageNV",
+	0x1483: "GeometryShaderPassthroughNV",
+	0x1486: "ShaderViewportIndexLayerEXT",
+	0x1487: "ShaderViewportMaskNV",
+	0x148b: "ShaderStereoViewNV",
+	0x148c: "PerViewAttributesNV",
+	0x1491: "FragmentFullyCoveredEXT",
+	0x1492: "MeshShadingNV",
+	0x14a2: "ImageFootprintNV",
+	0x14a3: "MeshShadingEXT",
+	0x14a4: "FragmentBarycentricKHR",
+	0x14a8: "ComputeDerivativeGroupQuadsNV",
+	0x14ab: "FragmentDensityEXT",
+	0x14b1: "GroupNonUniformPartitionedNV",
+	0x14b5: "ShaderNonUniform",
+	0x14b6: "RuntimeDescriptorArray",
+	0x14b7: "InputAttachmentArrayDynamicIndexing",
+	0x14b8: "UniformTexelBufferArrayDynamicIndexing",
+	0x14b9: "StorageTexelBufferArrayDynamicIndexing",
+	0x14ba: "UniformBufferArrayNonUniformIndexing",
+	0x14bb: "SampledImageArrayNonUniformIndexing",
+	0x14bc: "StorageBufferArrayNonUniformIndexing",
+	0x14bd: "StorageImageArrayNonUniformIndexing",
+	0x14be: "InputAttachmentArrayNonUniformIndexing",
+	0x14bf: "UniformTexelBufferArrayNonUniformIndexing",
+	0x14c0: "StorageTexelBufferArrayNonUniformIndexing",
+	0x14dc: "RayTracingNV",
+	0x14dd: "RayTracingMotionBlurNV",
+	0x14e1: "VulkanMemoryModel",
+	0x14e2: "VulkanMemoryModelDeviceScope",
+	0x14e3: "PhysicalStorageBufferAddresses",
+	0x14e6: "ComputeDerivativeGroupLinearNV",
+	0x14e9: "RayTracingProvisionalKHR",
+	0x14ed: "CooperativeMatrixNV",
+	0x14f3: "FragmentShaderSampleInterlockEXT",
+	0x14fc: "FragmentShaderShadingRateInterlockEXT",
+	0x14fd: "ShaderSMBuiltinsNV",
+	0x1502: "FragmentShaderPixelInterlockEXT",
+	0x1503: "DemoteToHelperInvocation",
+	0x1505: "RayTracingOpacityMicromapEXT",
+	0x1507: "ShaderInvocationReorderNV",
+	0x150e: "BindlessTextureNV",
+	0x15c0: "SubgroupShuffleINTEL",
+	0x15c1: "SubgroupBufferBlockIOINTEL",
+	0x15c2: "SubgroupImageBlockIOINTEL",
+	0x15cb: "SubgroupImageMediaBlockIOINTEL",
+	0x15ce: "RoundToInfinityINTEL",
+	0x15cf: "FloatingPointModeINTEL",
+	0x15d0: "IntegerFunctions2INTEL",
+	0x15e3: "FunctionPointersINTEL",
+	0x15e4: "IndirectReferencesINTEL",
+	0x15e6: "AsmINTEL",
+	0x15ec: "AtomicFloat32MinMaxEXT",
+	0x15ed: "AtomicFloat64MinMaxEXT",
+	0x15f0: "AtomicFloat16MinMaxEXT",
+	0x15f1: "VectorComputeINTEL",
+	0x15f3: "VectorAnyINTEL",
+	0x15fd: "ExpectAssumeKHR",
+	0x1640: "SubgroupAvcMotionEstimationINTEL",
+	0x1641: "SubgroupAvcMotionEstimationIntraINTEL",
+	0x1642: "SubgroupAvcMotionEstimationChromaINTEL",
+	0x16b9: "VariableLengthArrayINTEL",
+	0x16bd: "FunctionFloatControlINTEL",
+	0x16c0: "FPGAMemoryAttributesINTEL",
+	0x16cd: "FPFastMathModeINTEL",
+	0x16d4: "ArbitraryPrecisionIntegersINTEL",
+	0x16d5: "ArbitraryPrecisionFloatingPointINTEL",
+	0x16fe: "UnstructuredLoopControlsINTEL",
+	0x1700: "FPGALoopControlsINTEL",
+	0x1704: "KernelAttributesINTEL",
+	0x1709: "FPGAKernelAttributesINTEL",
+	0x170a: "FPGAMemoryAccessesINTEL",
+	0x1710: "FPGAClusterAttributesINTEL",
+	0x1712: "LoopFuseINTEL",
+	0x1714: "FPGADSPControlINTEL",
+	0x1716: "MemoryAccessAliasingINTEL",
+	0x171c: "FPGAInvocationPipeliningAttributesINTEL",
+	0x1720: "FPGABufferLocationINTEL",
+	0x1722: "ArbitraryPrecisionFixedPointINTEL",
+	0x172f: "USMStorageClassesINTEL",
+	0x1733: "RuntimeAlignedAttributeINTEL",
+	0x1737: "IOPipesINTEL",
+	0x1739: "BlockingPipesINTEL",
+	0x173c: "FPGARegINTEL",
+	0x1780: "DotProductInputAll",
+	0x1781: "DotProductInput4x8Bit",
+	0x1782: "DotProductInput4x8BitPacked",
+	0x1783: "DotProduct",
+	0x1784: "RayCullMaskKHR",
+	0x1789: "BitInstructions",
+	0x178a: "GroupNonUniformRotateKHR",
+	0x1791: "AtomicFloat32AddEXT",
+	0x1792: "AtomicFloat64AddEXT",
+	0x17c9: "LongConstantCompositeINTEL",
+	0x17ce: "OptNoneINTEL",
+	0x17cf: "AtomicFloat16AddEXT",
+	0x17e2: "DebugInfoModuleINTEL",
+	0x17fd: "SplitBarrierINTEL",
+	0x1900: "GroupUniformArithmeticKHR",
+}
+
+// String returns the enumerant's grammar name.
+func (v Capability) String() string {
+	if s, ok := capabilityNames[v]; ok {
+		return s
+	}
+	return fmt.Sprintf("Capability(%d)", uint32(v))
+}
+
 // FunctionControl is the SPIR-V FunctionControl operand kind (BitEnum).
 type FunctionControl uint32
 
@@ -2323,6 +3072,24 @@ const (
 	GroupOperationPartitionedExclusiveScanNV GroupOperation = 0x8
 )
 
+var groupOperationNames = map[GroupOperation]string{
+	0x0: "Reduce",
+	0x1: "InclusiveScan",
+	0x2: "ExclusiveScan",
+	0x3: "ClusteredReduce",
+	0x6: "PartitionedReduceNV",
+	0x7: "PartitionedInclusiveScanNV",
+	0x8: "PartitionedExclusiveScanNV",
+}
+
+// String returns the enumerant's grammar name.
+func (v GroupOperation) String() string {
+	if s, ok := groupOperationNames[v]; ok {
+		return s
+	}
+	return fmt.Sprintf("GroupOperation(%d)", uint32(v))
+}
+
 // FPRoundingMode is the SPIR-V FPRoundingMode operand kind (ValueEnum).
 type FPRoundingMode uint32
 
@@ -2333,6 +3100,21 @@ const (
 	FPRoundingModeRTP FPRoundingMode = 0x2
 	FPRoundingModeRTN FPRoundingMode = 0x3
 )
+
+var fPRoundingModeNames = map[FPRoundingMode]string{
+	0x0: "RTE",
+	0x1: "RTZ",
+	0x2: "RTP",
+	0x3: "RTN",
+}
+
+// String returns the enumerant's grammar name.
+func (v FPRoundingMode) String() string {
+	if s, ok := fPRoundingModeNames[v]; ok {
+		return s
+	}
+	return fmt.Sprintf("FPRoundingMode(%d)", uint32(v))
+}
 
 // GLSLOp is an instruction of the GLSL.std.450 extended instruction set.
 type GLSLOp uint32

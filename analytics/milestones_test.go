@@ -118,3 +118,27 @@ func TestMilestonesAcrossRuns(t *testing.T) {
 		t.Fatalf("broken row accepted: %v", err)
 	}
 }
+
+// FuzzParseMilestones feeds arbitrary bytes to the milestones parser,
+// seeded with the default file: it must return milestones that pass its own
+// checks, or an error, and never panic.
+func FuzzParseMilestones(f *testing.F) {
+	f.Add(DefaultMilestonesJSON)
+	f.Add([]byte(`{"milestones": [{"id": "A", "stage": "reader", "target_count": 1}]}`))
+	f.Add([]byte(`{"milestones": [{"id": "A", "stage": "reader", "target_percent": 0.5, "where": {"with_feature": ["**"]}}]}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		ms, err := ParseMilestones(b)
+		if err != nil {
+			return
+		}
+		runs := []Run{{Rows: manyRows(20)}}
+		runs[0].Rows[0].Features = []string{"call:air.sample_texture_2d"}
+		res, err := EvaluateMilestones(ms, runs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := MilestonesTable(res).Check(); err != nil {
+			t.Fatal(err)
+		}
+	})
+}

@@ -139,7 +139,7 @@ func readRunDir(dir string) (*Run, error) {
 	for _, p := range parts {
 		name := filepath.Base(p)
 		seen[name] = true
-		rows, err := parquet.ReadFile[Row](p)
+		rows, err := readPart(p)
 		if err != nil {
 			return nil, fmt.Errorf("run %s: %s: %w", dir, name, err)
 		}
@@ -201,4 +201,15 @@ func OpenRun(path string) (run *Run, latest string, err error) {
 		}
 	}
 	return nil, "", fmt.Errorf("%s: neither a run directory nor a results directory with a complete run (%d incomplete)", path, len(runs))
+}
+
+// readPart reads every row of one part file. A damaged file is an error,
+// also where the Parquet library panics on it.
+func readPart(path string) (rows []Row, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			rows, err = nil, fmt.Errorf("damaged Parquet file: %v", r)
+		}
+	}()
+	return parquet.ReadFile[Row](path)
 }

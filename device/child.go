@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"os/exec"
 	"strings"
 	"sync"
@@ -56,7 +57,7 @@ func encodeErr(err error) *childErr {
 	var se *SPIRVError
 	switch {
 	case errors.As(err, &de):
-		ce.Kind, ce.Call, ce.Result = "driver", de.Call, de.Result
+		ce.Kind, ce.Call, ce.Result, ce.Message = "driver", de.Call, de.Result, de.Message
 	case errors.As(err, &ae):
 		ce.Kind, ce.Func, ce.Index, ce.Message = "argument", ae.Func, ae.Index, ae.Reason
 	case errors.As(err, &se):
@@ -70,7 +71,7 @@ func encodeErr(err error) *childErr {
 func (ce *childErr) decode() error {
 	switch ce.Kind {
 	case "driver":
-		return &DriverError{Call: ce.Call, Result: ce.Result}
+		return &DriverError{Call: ce.Call, Result: ce.Result, Message: ce.Message}
 	case "argument":
 		return &ArgumentError{Func: ce.Func, Index: ce.Index, Reason: ce.Message}
 	case "spirv":
@@ -85,6 +86,7 @@ func (ce *childErr) decode() error {
 // replies to w, one JSON object a line, until r ends. A program offers it as a hidden
 // subcommand (airpipe __compile-child) whose main calls ServeCompileChild(os.Stdin, os.Stdout).
 func ServeCompileChild(r io.Reader, w io.Writer) error {
+	echoMessages(os.Stderr)
 	dec := json.NewDecoder(bufio.NewReader(r))
 	bw := bufio.NewWriter(w)
 	enc := json.NewEncoder(bw)
@@ -128,19 +130,27 @@ func ServeCompileChild(r io.Reader, w io.Writer) error {
 	}
 }
 
+// messagePrefix starts each driver message a compile child echoes to its stderr.
+const messagePrefix = "driver-message: "
+
 // CrashError is a compile whose child process died or was killed: the driver crashed or hung.
 type CrashError struct {
-	Target  string
-	Timeout bool   // killed after ChildCompiler.Timeout
-	Status  string // the process's end, e.g. "signal: segmentation fault"
-	Stderr  string // the start of what the child wrote to stderr
+	Target   string
+	Timeout  bool     // killed after ChildCompiler.Timeout
+	Status   string   // the process's end, e.g. "exit status 2 (SIGSEGV: segmentation violation)"
+	Messages []string // what the driver reported (VK_EXT_debug_report) before it died
+	Stderr   string   // the start of what the child wrote to stderr
 }
 
 func (e *CrashError) Error() string {
-	if e.Timeout {
-		return fmt.Sprintf("compile child for %s: timed out and was killed (%s)", e.Target, e.Status)
+	msg := ""
+	if len(e.Messages) > 0 {
+		msg = ": " + strings.Join(e.Messages, "; ")
 	}
-	return fmt.Sprintf("compile child for %s: died: %s", e.Target, e.Status)
+	if e.Timeout {
+		return fmt.Sprintf("compile child for %s: timed out and was killed (%s)%s", e.Target, e.Status, msg)
+	}
+	return fmt.Sprintf("compile child for %s: died: %s%s", e.Target, e.Status, msg)
 }
 
 // ChildCompiler compiles in a child process so that a driver crash or hang fails only the
@@ -196,7 +206,7 @@ func (c *ChildCompiler) start() error {
 	if err != nil {
 		return err
 	}
-	c.stderr = &tailBuffer{max: 2048}
+	c.stderr = &tailBuffer{max: 8192}
 	cmd.Stderr = c.stderr
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("%w: starting compile child %q: %w", ErrUnavailable, c.argv[0], err)
@@ -230,6 +240,9 @@ func (c *ChildCompiler) roundTrip(req childRequest) (*childReply, error) {
 		rep childReply
 		err error
 	}
+	if req.Open == "" {
+		c.stderr.reset()
+	}
 	done := make(chan result, 1)
 	go func() {
 		var r result
@@ -257,12 +270,12 @@ func (c *ChildCompiler) roundTrip(req childRequest) (*childReply, error) {
 		if sig := c.stderr.signal(); sig != "" {
 			status += " (" + sig + ")"
 		}
-		return nil, &CrashError{Target: c.target.Name, Status: status, Stderr: c.stderr.String()}
+		return nil, &CrashError{Target: c.target.Name, Status: status, Messages: c.stderr.messages(), Stderr: c.stderr.String()}
 	case <-timeout:
 		c.cmd.Process.Kill()
 		<-done
 		status := c.stop()
-		return nil, &CrashError{Target: c.target.Name, Timeout: true, Status: status, Stderr: c.stderr.String()}
+		return nil, &CrashError{Target: c.target.Name, Timeout: true, Status: status, Messages: c.stderr.messages(), Stderr: c.stderr.String()}
 	}
 }
 
@@ -312,8 +325,8 @@ func (c *ChildCompiler) Close() error {
 	return nil
 }
 
-// tailBuffer keeps the first max bytes written to it (a crash's first lines name the signal;
-// the Go traceback after them is of no use).
+// tailBuffer keeps the first max bytes written to it since the last reset (a crash's first
+// lines name the signal; the Go traceback after them is of no use).
 type tailBuffer struct {
 	mu  sync.Mutex
 	max int
@@ -327,6 +340,24 @@ func (t *tailBuffer) Write(p []byte) (int, error) {
 		t.b = append(t.b, p[:min(room, len(p))]...)
 	}
 	return len(p), nil
+}
+
+// reset forgets what was written so far.
+func (t *tailBuffer) reset() {
+	t.mu.Lock()
+	t.b = t.b[:0]
+	t.mu.Unlock()
+}
+
+// messages are the driver messages the child echoed.
+func (t *tailBuffer) messages() []string {
+	var out []string
+	for _, l := range strings.Split(t.String(), "\n") {
+		if m, ok := strings.CutPrefix(l, messagePrefix); ok {
+			out = append(out, m)
+		}
+	}
+	return out
 }
 
 // signal is the "SIGSEGV: segmentation violation" line of a Go crash report, or "".

@@ -1,6 +1,7 @@
 package device
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -97,8 +98,16 @@ func (c *Compiler) CompileCompute(spirv []byte, entry string, localSize [3]uint3
 	if localSize != [3]uint32{} {
 		words, spec = m.withLocalSize(id, localSize)
 	}
-	p, err := c.dev.newComputePipeline(words, entry, m.bindings, m.pushConstants, spec, false, c.dev.execStats)
+	var p *computePipeline
+	msgs, err := captureMessages(func() (err error) {
+		p, err = c.dev.newComputePipeline(words, entry, m.bindings, m.pushConstants, spec, false, c.dev.execStats)
+		return err
+	})
 	if err != nil {
+		var de *DriverError
+		if errors.As(err, &de) && len(msgs) > 0 {
+			de.Message = strings.Join(msgs, "; ")
+		}
 		return nil, err
 	}
 	defer p.destroy()

@@ -96,8 +96,14 @@ func TestCompileInvalid(t *testing.T) {
 			switch {
 			case errors.As(err, &de):
 				t.Logf("driver error: %v", err)
+				if !strings.Contains(de.Message, "SPIR-V") {
+					t.Errorf("driver error carries no SPIR-V message from the driver: %q", de.Message)
+				}
 			case errors.As(err, &ce):
 				t.Logf("contained crash: %v", err)
+				if !strings.Contains(strings.Join(ce.Messages, " "), "SPIR-V") {
+					t.Errorf("crash carries no SPIR-V message from the driver: %q", ce.Messages)
+				}
 				if !c.wantCrash {
 					t.Errorf("%s crashed; expected a driver error", c.target)
 				}

@@ -24,11 +24,15 @@ var (
 
 // DriverError is a Vulkan call that returned a failure.
 type DriverError struct {
-	Call   string // the Vulkan function, e.g. "vkCreateComputePipelines"
-	Result int32  // its VkResult
+	Call    string // the Vulkan function, e.g. "vkCreateComputePipelines"
+	Result  int32  // its VkResult
+	Message string // what the driver reported during the call (VK_EXT_debug_report), or ""
 }
 
 func (e *DriverError) Error() string {
+	if e.Message != "" {
+		return fmt.Sprintf("%s: %s: %s", e.Call, vk.Result(e.Result), e.Message)
+	}
 	return fmt.Sprintf("%s: %s", e.Call, vk.Result(e.Result))
 }
 

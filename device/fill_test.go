@@ -102,8 +102,11 @@ func TestFillFailureLosesDevice(t *testing.T) {
 				t.Errorf("loss %v does not carry the fill's error", err)
 			}
 			for name, call := range map[string]func() error{
-				"Submit":       func() error { _, err := d.Submit(func(*Encoder, any, uint64) error { return nil }, nil); return err },
-				"ICB":          func() error { _, err := d.ICB(args, []Dispatch{{Pipeline: p, Groups: [3]int{1, 1, 1}, Threads: [3]int{1, 1, 1}}}); return err },
+				"Submit": func() error { _, err := d.Submit(func(*Encoder, any, uint64) error { return nil }, nil); return err },
+				"ICB": func() error {
+					_, err := d.ICB(args, []Dispatch{{Pipeline: p, Groups: [3]int{1, 1, 1}, Threads: [3]int{1, 1, 1}}})
+					return err
+				},
 				"NewBuffer":    func() error { _, err := d.NewBuffer(16); return err },
 				"LoadPipeline": func() error { _, err := d.LoadPipeline(assemble(t, "gid3"), "main"); return err },
 				"Wait":         func() error { return d.Wait(context.Background(), ok+1) },

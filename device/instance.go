@@ -125,6 +125,13 @@ func newInstance(ld *vk.Loader, radvFamily string) (*instance, error) {
 	ci := vk.New[vk.InstanceCreateInfo](a)
 	ci.SType = vk.StructureTypeInstanceCreateInfo
 	ci.PApplicationInfo = vk.Addr(app)
+	report := debugCallback() != 0 && hasInstanceExtension(ld, a, "VK_EXT_debug_report")
+	if report {
+		names := vk.NewArray[uintptr](a, 1)
+		names[0] = a.CString("VK_EXT_debug_report")
+		ci.EnabledExtensionCount = 1
+		ci.PPEnabledExtensionNames = vk.SliceAddr(names)
+	}
 	h := vk.New[uintptr](a)
 	if err := check("vkCreateInstance", vk.CallResult(ld.Global.CreateInstance, vk.Addr(ci), 0, vk.Addr(h))); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrUnavailable, err)
@@ -133,6 +140,14 @@ func newInstance(ld *vk.Loader, radvFamily string) (*instance, error) {
 	vk.LoadFns(&in.fns, func(name string) uintptr {
 		return vk.Call(ld.GetInstanceProcAddr, in.handle, a.CString(name))
 	})
+	if report && in.fns.CreateDebugReportCallbackEXT != 0 {
+		rci := vk.New[vk.DebugReportCallbackCreateInfo](a)
+		rci.SType = vk.StructureTypeDebugReportCallbackCreateInfo
+		rci.Flags = vk.DebugReportError | vk.DebugReportWarning | vk.DebugReportPerformanceWarning
+		rci.PfnCallback = debugCallback()
+		cb := vk.New[uint64](a)
+		vk.CallResult(in.fns.CreateDebugReportCallbackEXT, in.handle, vk.Addr(rci), 0, vk.Addr(cb))
+	}
 	if err := in.enumerate(a); err != nil {
 		return nil, err
 	}
@@ -160,4 +175,25 @@ func (in *instance) enumerate(a *vk.Arena) error {
 		in.physical = append(in.physical, p)
 	}
 	return nil
+}
+
+// hasInstanceExtension reports whether the loader offers the instance extension name.
+func hasInstanceExtension(ld *vk.Loader, a *vk.Arena, name string) bool {
+	if ld.Global.EnumerateInstanceExtensionProperties == 0 {
+		return false
+	}
+	n := vk.New[uint32](a)
+	if vk.CallResult(ld.Global.EnumerateInstanceExtensionProperties, 0, vk.Addr(n), 0) < 0 {
+		return false
+	}
+	exts := vk.NewArray[vk.ExtensionProperties](a, int(*n))
+	if vk.CallResult(ld.Global.EnumerateInstanceExtensionProperties, 0, vk.Addr(n), vk.SliceAddr(exts)) < 0 {
+		return false
+	}
+	for _, e := range exts[:*n] {
+		if vk.GoString(e.ExtensionName[:]) == name {
+			return true
+		}
+	}
+	return false
 }

@@ -81,6 +81,7 @@ const (
 	StructureTypePhysicalDeviceFeatures2                            = 1000059000
 	StructureTypePhysicalDeviceProperties2                          = 1000059001
 	StructureTypeMemoryAllocateFlagsInfo                            = 1000060000
+	StructureTypeDebugReportCallbackCreateInfo                      = 1000011000
 	StructureTypeCalibratedTimestampInfo                            = 1000184000
 	StructureTypePhysicalDeviceDriverProperties                     = 1000196000
 	StructureTypeSemaphoreTypeCreateInfo                            = 1000207002
@@ -106,6 +107,10 @@ const (
 // Other enumerants and flags.
 const (
 	QueueComputeBit = 0x2
+
+	DebugReportWarning            = 0x2
+	DebugReportPerformanceWarning = 0x4
+	DebugReportError              = 0x8
 
 	ShaderStageCompute = 0x20
 

@@ -19,6 +19,7 @@ type InstanceFns struct {
 	CreateDevice                                 uintptr
 	GetDeviceProcAddr                            uintptr
 	GetPhysicalDeviceCalibrateableTimeDomainsEXT uintptr
+	CreateDebugReportCallbackEXT                 uintptr
 }
 
 // DeviceFns are the device-level functions airpipe uses. Extension functions may be 0.

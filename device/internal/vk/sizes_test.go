@@ -61,6 +61,7 @@ func TestSizes(t *testing.T) {
 		{"SemaphoreSignalInfo", unsafe.Sizeof(SemaphoreSignalInfo{}), 32},
 		{"QueryPoolCreateInfo", unsafe.Sizeof(QueryPoolCreateInfo{}), 32},
 		{"CalibratedTimestampInfo", unsafe.Sizeof(CalibratedTimestampInfo{}), 24},
+		{"DebugReportCallbackCreateInfo", unsafe.Sizeof(DebugReportCallbackCreateInfo{}), 40},
 		{"BufferDeviceAddressInfo", unsafe.Sizeof(BufferDeviceAddressInfo{}), 24},
 	} {
 		if c.got != c.want {

@@ -553,3 +553,12 @@ type BufferDeviceAddressInfo struct {
 	PNext  uintptr
 	Buffer uint64
 }
+
+// DebugReportCallbackCreateInfo is VkDebugReportCallbackCreateInfoEXT.
+type DebugReportCallbackCreateInfo struct {
+	SType       uint32
+	PNext       uintptr
+	Flags       uint32
+	PfnCallback uintptr
+	PUserData   uintptr
+}

@@ -1,0 +1,23 @@
+// Package ipsw reads Apple firmware (.ipsw zip archives) without mounting
+// anything: it names the disk images from BuildManifest.plist (or
+// Restore.plist), refuses encrypted (AEA), oversized and unsafely named
+// ones by name, and extracts from each image, with 7-Zip (Debian
+// p7zip-full), only the files that can hold shaders (see [Candidate] and
+// [Holds]) into a content-addressed cache directory. An image already
+// extracted (same zip entry name, CRC-32, sizes and filter version) is not
+// extracted again.
+//
+// Each [File] carries a provenance path naming every layer, for example
+// "iPhone.ipsw!/078-12345.dmg!/System/Library/Foo/default.metallib"; the
+// caller scans those files (corpus/scan) for libraries and modules.
+//
+// 7-Zip runs as a child process in its own process group with a timeout;
+// on timeout or cancellation the whole group is killed. Its error output is
+// kept up to a cap for messages.
+//
+// Image formats exercised by the tests: ISO 9660 with Rock Ridge
+// (genisoimage), squashfs (mksquashfs) and an MBR-partitioned disk holding
+// an ISO. Real firmware uses APFS images, raw or inside UDIF .dmg
+// containers, which 7-Zip lists among its formats but which no tool here
+// can create, so they are not tested.
+package ipsw

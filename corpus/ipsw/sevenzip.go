@@ -1,0 +1,258 @@
+package ipsw
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// maxStderr caps the 7-Zip error output kept for a message.
+const maxStderr = 32 << 10
+
+// sevenZip runs the 7z program.
+type sevenZip struct {
+	path    string
+	timeout time.Duration
+}
+
+// find7z resolves the 7z program, or fails naming the package to install.
+func find7z(name string) (string, error) {
+	p, err := exec.LookPath(name)
+	if err != nil {
+		return "", errorf(CodeMissing7z, err, "reading .ipsw disk images needs 7-Zip (%s); install the Debian package p7zip-full", name)
+	}
+	return p, nil
+}
+
+// cappedBuffer keeps the first max bytes written and counts the rest.
+type cappedBuffer struct {
+	buf     []byte
+	max     int
+	dropped int
+}
+
+func (c *cappedBuffer) Write(p []byte) (int, error) {
+	room := c.max - len(c.buf)
+	if room > len(p) {
+		room = len(p)
+	}
+	c.buf = append(c.buf, p[:room]...)
+	c.dropped += len(p) - room
+	return len(p), nil
+}
+
+func (c *cappedBuffer) String() string {
+	s := strings.TrimSpace(string(c.buf))
+	if c.dropped > 0 {
+		s += fmt.Sprintf(" [%d more bytes]", c.dropped)
+	}
+	return s
+}
+
+// run runs 7z with args in its own process group, killing the group when
+// ctx ends or the timeout passes. stdout, when not nil, consumes standard
+// output as it comes; the rest of it is drained. A 7-Zip warning (exit 1)
+// is not an error.
+func (z *sevenZip) run(ctx context.Context, args []string, stdout func(io.Reader) error) error {
+	ctx, cancel := context.WithTimeout(ctx, z.timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, z.path, args...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = 5 * time.Second
+	cmd.Env = append(os.Environ(), "LC_ALL=C.UTF-8")
+	var stderr cappedBuffer
+	stderr.max = maxStderr
+	cmd.Stderr = &stderr
+	var out io.ReadCloser
+	if stdout != nil {
+		var err error
+		if out, err = cmd.StdoutPipe(); err != nil {
+			return err
+		}
+	}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("7z: %w", err)
+	}
+	var consumeErr error
+	if out != nil {
+		consumeErr = stdout(out)
+		if consumeErr != nil {
+			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		}
+		_, _ = io.Copy(io.Discard, out)
+	}
+	waitErr := cmd.Wait()
+	// Nothing of the group may outlive the run.
+	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	switch {
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return fmt.Errorf("7z %s: timed out after %s; process group killed", args[0], z.timeout)
+	case ctx.Err() != nil:
+		return ctx.Err()
+	case consumeErr != nil:
+		return consumeErr
+	}
+	var exit *exec.ExitError
+	if errors.As(waitErr, &exit) && exit.ExitCode() == 1 {
+		return nil
+	}
+	if waitErr != nil {
+		return fmt.Errorf("7z %s: %w: %s", args[0], waitErr, stderr.String())
+	}
+	return nil
+}
+
+// entry is one item of a 7-Zip technical listing.
+type entry struct {
+	Path   string
+	Size   int64
+	Folder bool
+	// Mode is the Unix mode string ("-rwxr-xr-x"), "" when unknown.
+	Mode string
+	Link string
+}
+
+// symlink reports whether the entry is a symbolic link.
+func (e *entry) symlink() bool { return e.Link != "" || strings.HasPrefix(e.Mode, "l") }
+
+// listing is what list returns.
+type listing struct {
+	// Types is the chain of formats 7-Zip opened, outermost first
+	// ("MBR", "Iso").
+	Types   []string
+	Entries int
+}
+
+// list runs "7z l -slt" on image and calls fn for every entry.
+func (z *sevenZip) list(ctx context.Context, image string, maxEntries int, fn func(entry) error) (listing, error) {
+	var l listing
+	err := z.run(ctx, []string{"l", "-slt", "-sccUTF-8", "-pairpipe-no-password", image}, func(r io.Reader) error {
+		return parseListing(r, maxEntries, &l, fn)
+	})
+	return l, err
+}
+
+// parseListing reads a 7-Zip technical listing: archive blocks ("Type = "
+// lines) until the "----------" line, then one block of "Key = value"
+// lines per entry.
+func parseListing(r io.Reader, maxEntries int, l *listing, fn func(entry) error) error {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	inEntries := false
+	var cur *entry
+	flush := func() error {
+		if cur == nil {
+			return nil
+		}
+		e := *cur
+		cur = nil
+		l.Entries++
+		if l.Entries > maxEntries {
+			return fmt.Errorf("7z listing: more than %d entries", maxEntries)
+		}
+		return fn(e)
+	}
+	for sc.Scan() {
+		line := sc.Text()
+		if !inEntries {
+			if line == "----------" {
+				inEntries = true
+			} else if t, ok := strings.CutPrefix(line, "Type = "); ok {
+				l.Types = append(l.Types, t)
+			}
+			continue
+		}
+		key, val, ok := strings.Cut(line, " = ")
+		if !ok {
+			key, val = strings.TrimSuffix(line, " ="), ""
+		}
+		switch key {
+		case "Path":
+			if err := flush(); err != nil {
+				return err
+			}
+			cur = &entry{Path: val}
+		case "Folder":
+			if cur != nil {
+				cur.Folder = val == "+"
+			}
+		case "Size":
+			if cur != nil && val != "" {
+				n, err := strconv.ParseInt(val, 10, 64)
+				if err != nil || n < 0 {
+					return fmt.Errorf("7z listing: %q: bad size %q", cur.Path, val)
+				}
+				cur.Size = n
+			}
+		case "Mode":
+			if cur != nil {
+				cur.Mode = val
+			}
+		case "Attributes":
+			if cur != nil && cur.Mode == "" {
+				cur.Mode = modeFromAttributes(val)
+				if strings.HasPrefix(val, "D") {
+					cur.Folder = true
+				}
+			}
+		case "Symbolic Link":
+			if cur != nil {
+				cur.Link = val
+			}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return fmt.Errorf("7z listing: %w", err)
+	}
+	if err := flush(); err != nil {
+		return err
+	}
+	if !inEntries {
+		return errors.New("7z listing: no entry list")
+	}
+	return nil
+}
+
+// modeFromAttributes picks the Unix mode string out of a 7-Zip
+// "Attributes" value such as "A_ -rwxr-xr-x".
+func modeFromAttributes(a string) string {
+	for _, f := range strings.Fields(a) {
+		if len(f) == 10 && strings.ContainsRune("-dlcbps", rune(f[0])) {
+			return f
+		}
+	}
+	return ""
+}
+
+// extract runs "7z x" on image for the paths listed (literally, no
+// wildcards) into dir.
+func (z *sevenZip) extract(ctx context.Context, image, dir string, paths []string) error {
+	list, err := os.CreateTemp(filepath.Dir(dir), "7z-list-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(list.Name())
+	w := bufio.NewWriter(list)
+	for _, p := range paths {
+		w.WriteString(p)
+		w.WriteByte('\n')
+	}
+	if err := w.Flush(); err != nil {
+		list.Close()
+		return err
+	}
+	if err := list.Close(); err != nil {
+		return err
+	}
+	return z.run(ctx, []string{"x", "-y", "-bd", "-bso0", "-bsp0", "-spd", "-sccUTF-8", "-scsUTF-8", "-pairpipe-no-password", "-o" + dir, image, "@" + list.Name()}, nil)
+}

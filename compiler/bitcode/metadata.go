@@ -232,6 +232,9 @@ func (r *reader) resolveMD() *Error {
 						return err
 					}
 					f.node.Ops = append(f.node.Ops, m)
+					if m == air.Metadata(f.node) {
+						f.node.Distinct = true
+					}
 				case *air.VoidType:
 					f.node.Ops = append(f.node.Ops, nil)
 				default:
@@ -254,6 +257,10 @@ func (r *reader) resolveMD() *Error {
 				return err
 			}
 			f.node.Ops[j] = m
+			if m == air.Metadata(f.node) {
+				// LLVM cannot unique a node that refers to itself: it is distinct
+				f.node.Distinct = true
+			}
 		}
 	}
 	for _, nf := range r.namedPending {

@@ -1,0 +1,172 @@
+package bitcode
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/airpipe/airpipe/compiler/air"
+)
+
+// createSlot numbers a node and, depth first, the nodes it refers to (as
+// LLVM's slot tracker does). Strings and values are printed inline.
+func (p *printer) createSlot(md air.Metadata) {
+	switch n := md.(type) {
+	case *air.MDNode:
+		if _, ok := p.mdSlot[n]; ok {
+			return
+		}
+		p.mdSlot[n] = len(p.mdOrder)
+		p.mdOrder = append(p.mdOrder, n)
+		for _, o := range n.Ops {
+			switch o.(type) {
+			case *air.MDNode, *air.DINode:
+				p.createSlot(o)
+			}
+		}
+	case *air.DINode:
+		if n.Kind == "DIExpression" {
+			return
+		}
+		if _, ok := p.mdSlot[n]; ok {
+			return
+		}
+		p.mdSlot[n] = len(p.mdOrder)
+		p.mdOrder = append(p.mdOrder, n)
+		if n.Kind == "DILocation" {
+			for _, o := range p.locRefs[n] {
+				if o != nil {
+					p.createSlot(o)
+				}
+			}
+		}
+	}
+}
+
+func (p *printer) numberModuleMD() {
+	for _, g := range p.m.Globals {
+		for _, a := range p.sortedAttachments(g.Attached) {
+			p.createSlot(a.Node)
+		}
+	}
+	for _, nm := range p.namedMD() {
+		for _, n := range nm.Nodes {
+			p.createSlot(n)
+		}
+	}
+}
+
+// numberFunctionMD numbers the metadata a function uses, in the order
+// LLVM's slot tracker meets it when the function is printed.
+func (p *printer) numberFunctionMD(f *air.Function) {
+	for _, a := range p.sortedAttachments(f.Attached) {
+		p.createSlot(a.Node)
+	}
+	for _, b := range f.Blocks {
+		for _, in := range b.Insts {
+			if c, ok := in.(*air.Call); ok && !p.skipped(in) {
+				if fn := c.Called(); fn != nil && strings.HasPrefix(fn.Name, "llvm.") {
+					for _, a := range operands(in) {
+						if mv, ok := a.(*air.MetadataValue); ok {
+							switch mv.MD.(type) {
+							case *air.MDNode, *air.DINode:
+								p.createSlot(mv.MD)
+							}
+						}
+					}
+				}
+			}
+			if p.skipped(in) {
+				continue
+			}
+			base := in.Common()
+			if l := p.loc(in); l != nil {
+				p.createSlot(p.locNode(l))
+			}
+			for _, a := range p.sortedAttachments(base.Attached) {
+				p.createSlot(a.Node)
+			}
+		}
+	}
+}
+
+// locNode returns the (uniqued) DILocation node of a debug location.
+func (p *printer) locNode(l *air.DebugLoc) air.Metadata {
+	if p.locs == nil {
+		p.locs = map[air.DebugLoc]*air.DINode{}
+		p.locRefs = map[*air.DINode][2]air.Metadata{}
+	}
+	if n, ok := p.locs[*l]; ok {
+		return n
+	}
+	n := &air.DINode{Kind: "DILocation", Ops: []uint64{l.Line, l.Col}}
+	p.locs[*l] = n
+	p.locRefs[n] = [2]air.Metadata{l.Scope, l.InlinedAt}
+	return n
+}
+
+// mdRef prints a reference to metadata: !N for nodes, inline otherwise.
+func (p *printer) mdRef(md air.Metadata) {
+	switch n := md.(type) {
+	case nil:
+		p.s("null")
+	case *air.MDNode, *air.DINode:
+		if k, ok := p.mdSlot[md]; ok {
+			p.b('!')
+			p.i(k)
+			return
+		}
+		p.mdBody(md)
+	case *air.MDString:
+		p.s("!\"")
+		p.s(air.EscapeString(n.Value))
+		p.b('"')
+	case *air.MDValue:
+		p.typedValue(n.Value)
+	}
+}
+
+// mdOperandInline prints metadata used as a call operand.
+func (p *printer) mdOperandInline(md air.Metadata) {
+	p.mdRef(md)
+}
+
+func (p *printer) mdBody(md air.Metadata) {
+	switch n := md.(type) {
+	case *air.MDNode:
+		if n.Distinct {
+			p.s("distinct ")
+		}
+		p.s("!{")
+		for i, o := range n.Ops {
+			if i > 0 {
+				p.s(", ")
+			}
+			p.mdRef(o)
+		}
+		p.b('}')
+	case *air.DINode:
+		if n.Kind == "DILocation" && len(n.Ops) == 2 {
+			refs := p.locRefs[n]
+			p.s("!DILocation(line: ")
+			p.s(strconv.FormatUint(n.Ops[0], 10))
+			if n.Ops[1] != 0 {
+				p.s(", column: ")
+				p.s(strconv.FormatUint(n.Ops[1], 10))
+			}
+			p.s(", scope: ")
+			p.mdRef(refs[0])
+			if refs[1] != nil {
+				p.s(", inlinedAt: ")
+				p.mdRef(refs[1])
+			}
+			p.b(')')
+			return
+		}
+		// Specialised debug-info nodes are kept raw; their LLVM syntax is not printed.
+		p.s("!")
+		p.s(n.Kind)
+		p.s("(<not printed>)")
+	default:
+		p.mdRef(md)
+	}
+}

@@ -2,6 +2,7 @@ package translate
 
 import (
 	"fmt"
+	"sort"
 
 	"github.com/airpipe/airpipe/compiler/air"
 	"github.com/airpipe/airpipe/compiler/spirv"
@@ -46,6 +47,7 @@ func Translate(m *air.Module, ep air.EntryPoint) (*Output, error) {
 	if len(t.miss.list) > 0 {
 		return nil, &MissingError{Entry: name, Missing: t.miss.sorted()}
 	}
+	sort.Slice(t.refl.Bindings, func(i, j int) bool { return t.refl.Bindings[i].Binding < t.refl.Bindings[j].Binding })
 	for _, c := range t.b.Capabilities() {
 		t.refl.Capabilities = append(t.refl.Capabilities, c.String())
 	}

@@ -563,7 +563,7 @@ func (e *execStage) judgeJSON(o proc.Outcome, dir string) (pipeline.Result, map[
 		}
 		return pipeline.Fail(e.stage+"/"+ExecBadProtocol, perr.detail, msg), nil
 	}
-	if res.Status != pipeline.Passed && res.Message == "" {
+	if res.Status != pipeline.Passed && res.Message == "" && len(bytes.TrimSpace(o.Stderr)) > 0 {
 		res.Message = o.Tail(e.tail)
 	}
 	return res, files

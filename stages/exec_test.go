@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -715,4 +716,104 @@ func FuzzParseTemplate(f *testing.F) {
 			t.Fatalf("parseTemplate(%q) wrote back as %q", s, b.String())
 		}
 	})
+}
+
+// TestExecCorpus runs the shipped llvm-dis-19 example as an exec stage over
+// the real corpus ($AIRPIPE_CORPUS) through the engine: nearly every module
+// must pass, and every failure must be classified by a rule, not left to
+// the default code.
+func TestExecCorpus(t *testing.T) {
+	root := os.Getenv("AIRPIPE_CORPUS")
+	if root == "" {
+		t.Skip("AIRPIPE_CORPUS is not set: the real metallib corpus is not available")
+	}
+	if testing.Short() {
+		t.Skip("runs llvm-dis-19 once per distinct corpus module; not in -short")
+	}
+	needTool(t, "llvm-dis-19")
+	cfg, err := LoadExecConfig("../docs/examples/llvm-dis.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.WorkDir = t.TempDir()
+	list, err := cfg.Apply([]pipeline.Stage[*Module]{Container()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var entries []corpus.Entry
+	err = corpus.Walk(context.Background(), []string{root}, func(en corpus.Entry) error {
+		if ok, _ := HasLibraryMagic(en.Path); ok && en.Refused == "" {
+			entries = append(entries, en)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	counts := map[string]int{}
+	var modules, ran int
+	e := &pipeline.Engine[corpus.Entry, *Module]{
+		Expand: func(ctx context.Context, en corpus.Entry) []*Module { return LoadLibrary(ctx, en, DefaultMaxFileSize) },
+		Key:    Key, Stages: list, Jobs: 2,
+		Sink: func(d pipeline.Done[*Module]) error {
+			modules++
+			res := d.Results[1]
+			if res.Status == pipeline.NotRun {
+				return nil
+			}
+			if !d.Shared {
+				ran++
+			}
+			counts[string(res.Status)+" "+res.Code+" "+res.Detail]++
+			return nil
+		},
+	}
+	src := make(chan corpus.Entry, len(entries))
+	for _, en := range entries {
+		src <- en
+	}
+	close(src)
+	start := time.Now()
+	if err := e.Run(context.Background(), src); err != nil {
+		t.Fatal(err)
+	}
+	elapsed := time.Since(start)
+	t.Logf("%d libraries, %d modules, llvm-dis-19 ran %d times in %s (%.1f ms per run, 2 workers)",
+		len(entries), modules, ran, elapsed.Round(time.Millisecond), float64(elapsed.Milliseconds())/float64(max(ran, 1)))
+	passed, total := 0, 0
+	for k, n := range counts {
+		t.Logf("%5d  %s", n, k)
+		total += n
+		if strings.HasPrefix(k, "passed") {
+			passed += n
+		}
+		if strings.Contains(k, "/"+ExecToolFailed) {
+			t.Errorf("unclassified llvm-dis failure: %d × %s", n, k)
+		}
+	}
+	if total == 0 || passed*100 < total*95 {
+		t.Errorf("llvm-dis passed %d of %d modules that reached it", passed, total)
+	}
+}
+
+// BenchmarkExecStage measures an exec stage's own cost per module: a work
+// directory, the bitcode written, /bin/true spawned in its process group,
+// its outcome judged.
+func BenchmarkExecStage(b *testing.B) {
+	p := filepath.Join(b.TempDir(), "stages.json")
+	cfg := `{"workdir": "work", "stages": [{"name": "x", "after": "reader", "command": ["true", "{bitcode}"]}]}`
+	if err := os.WriteFile(p, []byte(cfg), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	list, err := ApplyConfig(placeStages("reader"), p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	st := list[2]
+	for i := 0; b.Loop(); i++ {
+		m := testModule([]byte("BC\xc0\xde" + strconv.Itoa(i)))
+		if res := st.Run(context.Background(), m); res.Status != pipeline.Passed {
+			b.Fatal(res.Message)
+		}
+	}
 }

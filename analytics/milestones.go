@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"time"
 )
@@ -169,6 +170,9 @@ type MilestoneRun struct {
 	Selected int64     `json:"selected"`
 	Reached  int64     `json:"reached"`
 	Met      bool      `json:"met"`
+	// StageNotRun is set when the run's pipeline did not include the
+	// milestone's stage: the milestone could not be measured.
+	StageNotRun bool `json:"stage_not_run,omitempty"`
 }
 
 // MilestoneResult is a milestone measured on every run given: met or not
@@ -194,7 +198,12 @@ func measure(m *Milestone, r *Run) MilestoneRun {
 			mr.Reached++
 		}
 	}
+	if len(r.Meta.Stages) > 0 && !slices.Contains(r.Meta.Stages, m.Stage) {
+		mr.StageNotRun = true
+	}
 	switch {
+	case mr.StageNotRun:
+		mr.Met = false // not measured is never met
 	case mr.Selected == 0:
 		mr.Met = false // nothing selected is never a milestone met
 	case m.TargetCount != nil:
@@ -251,8 +260,11 @@ func MilestonesTable(results []MilestoneResult) *Table {
 	for _, r := range results {
 		l := r.Latest
 		met := "not met"
-		if l.Met {
+		switch {
+		case l.Met:
 			met = "MET"
+		case l.StageNotRun:
+			met = "not met (stage not in run)"
 		}
 		first := "never"
 		if r.FirstMet != nil {

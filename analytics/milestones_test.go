@@ -142,3 +142,19 @@ func FuzzParseMilestones(f *testing.F) {
 		}
 	})
 }
+
+func TestMilestoneStageNotInRun(t *testing.T) {
+	ms, _ := LoadMilestones("")
+	runs := milestoneRuns(t)
+	runs[2].Meta.Stages = []string{"container"}
+	res, err := EvaluateMilestones(ms, runs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l := res[1].Latest; l.Met || !l.StageNotRun {
+		t.Fatalf("M1 on a container-only run: %+v", l)
+	}
+	if !strings.Contains(MilestonesTable(res).Rows[1][3].(string), "stage not in run") {
+		t.Fatal("table does not say the stage was not run")
+	}
+}

@@ -109,8 +109,8 @@ func readMeta(path string) (RunMeta, error) {
 	return m, nil
 }
 
-// writeFileAtomic writes b to a temporary file beside path, syncs it and
-// renames it over path, so readers see the old or the new file, never a
+// writeFileAtomic writes b to a temporary file beside path (mode 0644),
+// syncs it and renames it over path, so readers see the old or the new file, never a
 // torn one.
 func writeFileAtomic(path string, b []byte) error {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
@@ -118,6 +118,11 @@ func writeFileAtomic(path string, b []byte) error {
 		return err
 	}
 	tmp := f.Name()
+	if err := f.Chmod(0o644); err != nil {
+		f.Close()
+		os.Remove(tmp)
+		return err
+	}
 	if _, err := f.Write(b); err != nil {
 		f.Close()
 		os.Remove(tmp)

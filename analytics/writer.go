@@ -168,6 +168,11 @@ func (w *Writer) openPart() error {
 	if err != nil {
 		return fmt.Errorf("results writer: %w", err)
 	}
+	if err := f.Chmod(0o644); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return fmt.Errorf("results writer: %w", err)
+	}
 	pw := parquet.NewGenericWriter[Row](f,
 		parquet.Compression(&parquet.Zstd),
 		parquet.CreatedBy("airpipe", fmt.Sprint(SchemaVersion), ""),

@@ -249,3 +249,16 @@ func BenchmarkWrite16841(b *testing.B) {
 	}
 	b.ReportMetric(float64(16841*b.N)/b.Elapsed().Seconds(), "rows/s")
 }
+
+func TestWriterFileModes(t *testing.T) {
+	dir := writeRun(t, t.TempDir(), testMeta("modes"), 10, manyRows(3))
+	for _, name := range []string{"run.json", "part-00000.parquet"} {
+		st, err := os.Stat(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if st.Mode().Perm() != 0o644 {
+			t.Errorf("%s: mode %v, want 0644", name, st.Mode().Perm())
+		}
+	}
+}

@@ -4,15 +4,21 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"os"
 	"testing"
 )
 
-// openDevice opens lavapipe for the agreement, or skips when it is absent.
+// openDevice opens lavapipe (or $AIRPIPE_TEST_DEVICE, such as "auto" on a machine with a GPU)
+// for the agreement, or skips when it is absent.
 func openDevice(t testing.TB, opts Options) *Device {
 	t.Helper()
-	d, err := Open("lavapipe", opts)
+	spec := "lavapipe"
+	if s := os.Getenv("AIRPIPE_TEST_DEVICE"); s != "" {
+		spec = s
+	}
+	d, err := Open(spec, opts)
 	if errors.Is(err, ErrUnavailable) {
-		t.Skipf("lavapipe unavailable: %v", err)
+		t.Skipf("%s unavailable: %v", spec, err)
 	}
 	if err != nil {
 		t.Fatal(err)

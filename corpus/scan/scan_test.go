@@ -225,3 +225,18 @@ func FuzzFind(f *testing.F) {
 		}
 	})
 }
+
+// TestBrokenContainer breaks a Mach-O's load commands on purpose: the raw
+// scan still finds the library, named "embedded", and the error is kept.
+func TestBrokenContainer(t *testing.T) {
+	lib := library(t, "add_one")
+	thin := machotest.Thin(machotest.CPUARM64, machotest.SubARM64E, 0, machotest.Section{Segment: "__DATA", Name: "__metallib", Data: lib})
+	binary.LittleEndian.PutUint32(thin[16:], 1000) // ncmds
+	f := scan.Find(thin)
+	if f.Container != "mach-o" || !strings.Contains(f.ContainerError, "ncmds") {
+		t.Errorf("container %q error %q", f.Container, f.ContainerError)
+	}
+	if len(f.Blobs) != 1 || f.Blobs[0].Kind != scan.KindEmbedded || f.Blobs[0].Size != int64(len(lib)) {
+		t.Errorf("blobs %+v", f.Blobs)
+	}
+}

@@ -16,6 +16,10 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
+	// Mesa's on-disk shader cache would turn a second run's compiles into cache hits.
+	if _, ok := os.LookupEnv("MESA_SHADER_CACHE_DISABLE"); !ok {
+		os.Setenv("MESA_SHADER_CACHE_DISABLE", "true")
+	}
 	os.Exit(m.Run())
 }
 

@@ -62,7 +62,8 @@ type ConstExpr struct {
 	Ops []Constant
 	// Flags holds nuw/nsw/exact for binary operations.
 	Flags WrapFlags
-	// GEP fields: the source element type, inbounds, and the inrange index (-1 none).
+	// GEP fields: the source element type, inbounds, and the inrange index
+	// (-1 none); for a GEP, Flags bit 0 is nusw and bit 1 nuw.
 	SourceElem Type
 	InBounds   bool
 	InRange    int

@@ -38,6 +38,9 @@ type GEP struct {
 	Base       Value
 	Indices    []Value
 	InBounds   bool
+	// NUSW and NUW are LLVM 19's no-unsigned-signed-wrap and
+	// no-unsigned-wrap flags (inbounds implies NUSW).
+	NUSW, NUW bool
 }
 
 // Opcode implements Instruction.

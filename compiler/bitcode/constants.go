@@ -291,16 +291,117 @@ func (r *reader) makeConst(rec cstRec) (air.Constant, *Error) {
 		if err != nil {
 			return nil, err
 		}
-		switch op {
-		case air.OpBitCast:
-			if x.Type().String() == rec.typ.String() {
-				return x, nil // LLVM folds a cast to the same type
-			}
-		case air.OpAddrSpaceCast, air.OpPtrToInt, air.OpIntToPtr, air.OpTrunc:
-		default:
-			return nil, unsupported(rec.pos, what, "constant %s expression (LLVM folds or expands it)", op)
-		}
-		return &air.ConstExpr{Typ: rec.typ, Op: op, Ops: []air.Constant{x}, InRange: -1}, nil
+		return foldCast(rec, op, x)
+	case 32, 20, 12: // CE_GEP [srcty, flags, (ty, val)...]; CE_INBOUNDS_GEP / CE_GEP_OLD [srcty?, (ty, val)...]
+		return r.constGEP(rec)
 	}
 	return nil, unknownRecord(rec.pos, constantsID, rec.code)
+}
+
+// foldCast builds a constant cast the way LLVM 19 does: casts it can fold
+// are folded, the ones it keeps as expressions are kept, the rest refused.
+func foldCast(rec cstRec, op air.Opcode, x air.Constant) (air.Constant, *Error) {
+	what := recordName(constantsID, rec.code)
+	to := rec.typ
+	switch x.(type) {
+	case *air.ConstPoison:
+		return &air.ConstPoison{Typ: to}, nil
+	case *air.ConstUndef:
+		if op == air.OpZExt || op == air.OpSExt || op == air.OpUIToFP || op == air.OpSIToFP {
+			return nullOf(to), nil
+		}
+		return &air.ConstUndef{Typ: to}, nil
+	}
+	if op == air.OpBitCast && x.Type().String() == to.String() {
+		return x, nil
+	}
+	if isNull(x) && op != air.OpAddrSpaceCast {
+		return nullOf(to), nil
+	}
+	if ci, ok := x.(*air.ConstInt); ok && op == air.OpTrunc && ci.Wide == nil {
+		if it, ok := to.(*air.IntType); ok {
+			return &air.ConstInt{Typ: it, Bits: truncBits(ci.Bits, it.Bits)}, nil
+		}
+	}
+	switch op {
+	case air.OpAddrSpaceCast, air.OpPtrToInt, air.OpIntToPtr, air.OpBitCast:
+		switch x.(type) {
+		case *air.ConstInt, *air.ConstFloat, *air.ConstAggregate:
+			if op == air.OpBitCast {
+				return nil, unsupported(rec.pos, what, "constant bitcast of a number (LLVM folds it)")
+			}
+		}
+		return &air.ConstExpr{Typ: to, Op: op, Ops: []air.Constant{x}, InRange: -1}, nil
+	}
+	return nil, unsupported(rec.pos, what, "constant %s expression (LLVM folds or expands it)", op)
+}
+
+// constGEP reads a constant getelementptr; all-zero indices fold to the base.
+func (r *reader) constGEP(rec cstRec) (air.Constant, *Error) {
+	ops := rec.ops
+	what := recordName(constantsID, rec.code)
+	i := 0
+	var src air.Type
+	var err *Error
+	if rec.code == 32 || len(ops)%2 == 1 {
+		if len(ops) < 1 {
+			return nil, malformed(rec.pos, what, "no operands")
+		}
+		if src, err = r.typeAt(ops[0], what); err != nil {
+			return nil, err
+		}
+		i = 1
+	}
+	var flags uint64
+	switch rec.code {
+	case 32:
+		if i >= len(ops) {
+			return nil, malformed(rec.pos, what, "no flags")
+		}
+		flags = ops[i]
+		i++
+	case 20:
+		flags = 1
+	}
+	if flags&^7 != 0 {
+		return nil, unsupported(rec.pos, what, "getelementptr flags %#x", flags)
+	}
+	if (len(ops)-i)%2 != 0 || len(ops)-i < 2 {
+		return nil, malformed(rec.pos, what, "operand list")
+	}
+	var cs []air.Constant
+	for ; i < len(ops); i += 2 {
+		c, err := r.constOperand(ops[i+1], what)
+		if err != nil {
+			return nil, err
+		}
+		cs = append(cs, c)
+	}
+	base := cs[0]
+	bp, ok := base.Type().(*air.PointerType)
+	if !ok {
+		return nil, unsupported(rec.pos, what, "getelementptr on %s", base.Type())
+	}
+	if src == nil {
+		if bp.Elem == nil {
+			return nil, malformed(rec.pos, what, "no source element type")
+		}
+		src = bp.Elem
+	}
+	noop := true
+	for _, ix := range cs[1:] {
+		_, u := ix.(*air.ConstUndef)
+		_, pz := ix.(*air.ConstPoison)
+		if !isNull(ix) && !u && !pz {
+			noop = false
+		}
+		if _, vec := ix.Type().(*air.VectorType); vec {
+			return nil, unsupported(rec.pos, what, "vector getelementptr")
+		}
+	}
+	if noop {
+		return base, nil
+	}
+	return &air.ConstExpr{Typ: rec.typ, Op: air.OpGetElementPtr, Ops: cs, SourceElem: src,
+		InBounds: flags&1 != 0, Flags: air.WrapFlags(flags >> 1 & 3), InRange: -1}, nil
 }

@@ -200,10 +200,12 @@ func (r *reader) instRecord(fs *fnState, code uint64, ops []uint64) *Error {
 			if err := need(2); err != nil {
 				return err
 			}
-			if ops[0]&^1 != 0 {
-				return unsupported(c.r.pos, what, "getelementptr flags %#x (nusw/nuw)", ops[0])
+			if ops[0]&^7 != 0 {
+				return unsupported(c.r.pos, what, "getelementptr flags %#x", ops[0])
 			}
 			g.InBounds = ops[0]&1 != 0
+			g.NUSW = ops[0]&3 != 0
+			g.NUW = ops[0]&4 != 0
 			t, err := r.typeAt(ops[1], what)
 			if err != nil {
 				return err
@@ -212,6 +214,7 @@ func (r *reader) instRecord(fs *fnState, code uint64, ops []uint64) *Error {
 			i = 2
 		} else {
 			g.InBounds = code == 30
+			g.NUSW = g.InBounds
 		}
 		base, err := r.opPair(fs, ops, &i)
 		if err != nil {

@@ -203,6 +203,11 @@ func (p *printer) inst(in air.Instruction) {
 	case *air.GEP:
 		if i.InBounds {
 			p.s(" inbounds")
+		} else if i.NUSW {
+			p.s(" nusw")
+		}
+		if i.NUW {
+			p.s(" nuw")
 		}
 	}
 	if c, ok := in.(*air.Cmp); ok {

@@ -253,8 +253,15 @@ func (p *printer) elems(es []air.Constant) {
 
 func (p *printer) constExpr(c *air.ConstExpr) {
 	p.s(c.Op.String())
-	if c.Op == air.OpGetElementPtr && c.InBounds {
-		p.s(" inbounds")
+	if c.Op == air.OpGetElementPtr {
+		if c.InBounds {
+			p.s(" inbounds")
+		} else if c.Flags&1 != 0 {
+			p.s(" nusw")
+		}
+		if c.Flags&2 != 0 {
+			p.s(" nuw")
+		}
 	}
 	p.s(" (")
 	if c.Op == air.OpGetElementPtr {

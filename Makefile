@@ -8,7 +8,7 @@ FUZZTIME  ?= 15s
 STATICCHECK_VERSION ?= v0.8.2
 export AIRPIPE_CORPUS ?= $(if $(wildcard $(CORPUS)/MANIFEST.tsv),$(CORPUS),)
 
-PACKAGES := llvm-19 llvm-19-dev spirv-tools spirv-headers mesa-vulkan-drivers libvulkan1 vulkan-tools p7zip-full
+PACKAGES := llvm-19 llvm-19-dev spirv-tools spirv-headers mesa-vulkan-drivers libvulkan1 vulkan-tools p7zip-full genisoimage squashfs-tools bzip2
 
 .PHONY: build run test deps bench fuzz fuzz-short lint sample clean
 

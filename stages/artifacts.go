@@ -2,12 +2,16 @@ package stages
 
 import (
 	"fmt"
+
+	"github.com/airpipe/airpipe/compiler/air"
 	"os"
 	"path/filepath"
 )
 
 // artifacts are what the stages after the container hand to each other.
 type artifacts struct {
+	// IR is the module as the reader stage built it.
+	IR *air.Module
 	// Files maps artifact names ("bitcode", "ll", "spirv", "reflection",
 	// or whatever an exec stage declares) to files in the module's work
 	// directory.

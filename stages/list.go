@@ -7,11 +7,18 @@ import (
 	"github.com/airpipe/airpipe/pipeline"
 )
 
+// Options are the choices that change what the built-in stages do.
+type Options struct {
+	// Oracle names the reader's oracle: "" (none) or "llvm-dis".
+	Oracle string
+}
+
 // Default returns airpipe's stages in their fixed order. A stage exists in
 // this list only once it does real work; later stages join as they land.
-func Default() []pipeline.Stage[*Module] {
+func Default(o Options) []pipeline.Stage[*Module] {
 	return []pipeline.Stage[*Module]{
 		Container(),
+		Reader(o.Oracle == "llvm-dis"),
 	}
 }
 

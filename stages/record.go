@@ -2,6 +2,7 @@ package stages
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"time"
 
@@ -51,7 +52,15 @@ func Record(run RunInfo, d pipeline.Done[*Module]) analytics.Row {
 		if status == "" {
 			status = pipeline.NotRun
 		}
-		row.SetStage(name, string(status), res.Duration.Milliseconds())
+		builtIn := slices.Contains(analytics.StageNames, name)
+		if builtIn {
+			row.SetStage(name, string(status), res.Duration.Milliseconds())
+		} else {
+			// A stage inserted by --stage-config has no columns of its own:
+			// its status and time go to data, its verdict to the failure
+			// columns like any stage's.
+			row.Data = append(row.Data, fmt.Sprintf("%s.status=%s", name, status), fmt.Sprintf("%s.ms=%d", name, res.Duration.Milliseconds()))
+		}
 		for _, f := range res.Features {
 			features[f] = true
 		}
@@ -65,7 +74,9 @@ func Record(run RunInfo, d pipeline.Done[*Module]) analytics.Row {
 			continue
 		}
 		if status == pipeline.Passed {
-			row.StageReached = name
+			if builtIn {
+				row.StageReached = name
+			}
 			continue
 		}
 		stopped = true
@@ -75,9 +86,12 @@ func Record(run RunInfo, d pipeline.Done[*Module]) analytics.Row {
 			row.FailureCode, row.FailureDetail, row.FailureMessage = res.Code, res.Detail, res.Message
 		default:
 			row.StatusReason = res.Message
+			if res.Code != "" {
+				row.StatusReason = res.Code + ": " + res.Message
+			}
 		}
-		if status != pipeline.Failed && res.Code == "" {
-			// Set aside, not failed: no failed stage.
+		if status != pipeline.Failed && status != pipeline.NotRun {
+			// Set aside (unjudged, unavailable, skipped), not failed.
 			row.FailedStage = ""
 		}
 	}

@@ -2,6 +2,7 @@ package stages
 
 import (
 	"errors"
+	"slices"
 	"testing"
 	"time"
 
@@ -70,5 +71,19 @@ func TestContainerVerdicts(t *testing.T) {
 		if r.Status != pipeline.Failed || r.Code != tc.code {
 			t.Errorf("%s: %+v, want failed %s", tc.name, r, tc.code)
 		}
+	}
+}
+
+func TestRecordExtraStage(t *testing.T) {
+	lib := &Library{Source: "a", Lib: &mtlb.Library{}}
+	row := Record(RunInfo{Stages: []string{"container", "llvm-dis", "reader"}}, pipeline.Done[*Module]{
+		Item:    &Module{Library: lib, Function: &mtlb.Function{Name: "f"}},
+		Results: []pipeline.Result{pipeline.Pass(), pipeline.Fail("llvm-dis/tool-failed", "exit 1", "bad"), {}},
+	})
+	if row.StageReached != "container" || row.FailedStage != "llvm-dis" || row.FailureCode != "llvm-dis/tool-failed" || row.ReaderStatus != "not-run" {
+		t.Errorf("row %+v", row)
+	}
+	if !slices.Contains(row.Data, "llvm-dis.status=failed") {
+		t.Errorf("data %v", row.Data)
 	}
 }

@@ -11,7 +11,6 @@ import (
 	"syscall"
 
 	"github.com/airpipe/airpipe/analytics"
-	"github.com/airpipe/airpipe/stages"
 )
 
 // resumeRun continues an interrupted run: the same arguments, the same run
@@ -41,10 +40,7 @@ func resumeRun(o runOptions, stdout, stderr io.Writer) int {
 		return 2
 	}
 	orig.progress, orig.jsonOut = o.progress, o.jsonOut
-	list, err := stages.Select(stages.Default(), orig.stages)
-	if err == nil {
-		err = applyStageJobs(list, orig.stageJobs)
-	}
+	list, err := buildStages(orig)
 	if err != nil {
 		fmt.Fprintf(stderr, "airpipe run --resume: %v\n", err)
 		return 2

@@ -54,6 +54,8 @@ type runOptions struct {
 	shard       string
 	resume      string
 	checkpoint  time.Duration
+	oracle      string
+	stageConfig string
 }
 
 // bindRunFlags declares run's flags into o.
@@ -71,6 +73,8 @@ func bindRunFlags(fs *pflag.FlagSet, o *runOptions) {
 	fs.BoolVar(&o.noCache, "no-cache", false, "neither read nor write the cache")
 	fs.StringVar(&o.shard, "shard", "", "run shard I/N only (0-based; libraries split by SHA-256); e.g. $JOB_COMPLETION_INDEX/N or $SLURM_ARRAY_TASK_ID/N")
 	fs.StringVar(&o.resume, "resume", "", "continue the interrupted run in RUN_DIR with its original arguments")
+	fs.StringVar(&o.oracle, "oracle", "", "check the reader against an oracle: llvm-dis (llvm-dis-19 must agree with our printed module)")
+	fs.StringVar(&o.stageConfig, "stage-config", "", "JSON file adding exec stages (external tools) or replacing built-in ones; see docs/stages.md")
 	fs.DurationVar(&o.checkpoint, "checkpoint", 10*time.Second, "land written rows in a part file at least this often (a kill loses at most this much work)")
 }
 
@@ -88,13 +92,9 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "airpipe run: no PATH given (see 'airpipe run --help')")
 		return 2
 	}
-	list, err := stages.Select(stages.Default(), o.stages)
+	list, err := buildStages(o)
 	if err != nil {
-		fmt.Fprintf(stderr, "airpipe run: --stages: %v\n", err)
-		return 2
-	}
-	if err := applyStageJobs(list, o.stageJobs); err != nil {
-		fmt.Fprintf(stderr, "airpipe run: --stage-jobs: %v\n", err)
+		fmt.Fprintf(stderr, "airpipe run: %v\n", err)
 		return 2
 	}
 	for _, p := range fs.Args() {
@@ -111,6 +111,32 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	return executeRun(ctx, o, runPlan{list: list, args: append([]string{"run"}, args...), roots: fs.Args(), shard: sh}, stdout, stderr)
+}
+
+// buildStages makes the run's stage list from the options: the built-in
+// stages, the --stage-config changes, the --stages selection and the
+// --stage-jobs pool sizes, in that order.
+func buildStages(o runOptions) ([]pipeline.Stage[*stages.Module], error) {
+	switch o.oracle {
+	case "", "llvm-dis":
+	default:
+		return nil, fmt.Errorf("--oracle %q: the only oracle is llvm-dis", o.oracle)
+	}
+	list := stages.Default(stages.Options{Oracle: o.oracle})
+	if o.stageConfig != "" {
+		var err error
+		if list, err = stages.ApplyConfig(list, o.stageConfig); err != nil {
+			return nil, fmt.Errorf("--stage-config: %w", err)
+		}
+	}
+	list, err := stages.Select(list, o.stages)
+	if err != nil {
+		return nil, fmt.Errorf("--stages: %w", err)
+	}
+	if err := applyStageJobs(list, o.stageJobs); err != nil {
+		return nil, fmt.Errorf("--stage-jobs: %w", err)
+	}
+	return list, nil
 }
 
 // applyStageJobs sets per-stage pool sizes from name=N pairs.

@@ -30,7 +30,7 @@ func versionCmd(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	fmt.Fprintf(stdout, "airpipe %s\n", toolVersion())
-	for _, s := range stages.Default() {
+	for _, s := range stages.Default(stages.Options{}) {
 		fmt.Fprintf(stdout, "  stage %-10s version %s\n", s.Name, s.Version)
 	}
 	return 0

@@ -1,0 +1,76 @@
+package stages
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/airpipe/airpipe/compiler/air"
+	"github.com/airpipe/airpipe/compiler/bitcode"
+	"github.com/airpipe/airpipe/compiler/oracle"
+	"github.com/airpipe/airpipe/pipeline"
+)
+
+// readerVersion changes whenever the reader stage's verdicts change.
+const readerVersion = "1"
+
+// Reader codes beyond the bitcode package's own (reader/unknown-record,
+// reader/unknown-block, reader/malformed, reader/unsupported).
+const (
+	// CodeOracleDisagrees: our printed module differs from llvm-dis-19's
+	// after normalisation; detail is the first differing line number.
+	CodeOracleDisagrees = "reader/oracle-disagrees"
+	// CodeOracleFailed: llvm-dis-19 itself could not read the module; the
+	// status is unjudged (not our failure, not our pass).
+	CodeOracleFailed = "reader/oracle-failed"
+)
+
+// Reader is the reader stage: our own bitcode reader builds the whole
+// module; with useOracle, its printed text must agree with llvm-dis-19's.
+func Reader(useOracle bool) pipeline.Stage[*Module] {
+	version := readerVersion
+	if useOracle {
+		version += "+oracle-llvm-dis"
+	}
+	return pipeline.Stage[*Module]{
+		Name: "reader", Version: version,
+		Run: func(ctx context.Context, m *Module) pipeline.Result { return readModule(ctx, m, useOracle) },
+	}
+}
+
+func readModule(ctx context.Context, m *Module, useOracle bool) pipeline.Result {
+	ir, err := bitcode.ReadModule(m.Bitcode)
+	if err != nil {
+		var be *bitcode.Error
+		if errors.As(err, &be) {
+			return pipeline.Fail(be.Code, be.Detail, be.Error())
+		}
+		return pipeline.Fail(bitcode.CodeMalformed, "module", err.Error())
+	}
+	m.IR = ir
+	res := pipeline.Pass()
+	res.Features = air.Features(ir)
+	if !useOracle {
+		return res
+	}
+	var ours bytes.Buffer
+	if err := bitcode.WriteLL(&ours, ir); err != nil {
+		return pipeline.Fail(bitcode.CodeUnsupported, "printer", err.Error())
+	}
+	v, err := oracle.LLVMDis(ctx, m.Bitcode, ours.String())
+	switch {
+	case err != nil:
+		return pipeline.Unavailablef("oracle llvm-dis-19: " + err.Error())
+	case v.OracleFailed:
+		r := pipeline.UnjudgedBecause("llvm-dis-19 cannot read this module: " + v.OracleMessage)
+		r.Code, r.Features = CodeOracleFailed, res.Features
+		return r
+	case !v.Agrees:
+		r := pipeline.Fail(CodeOracleDisagrees, fmt.Sprintf("line %d", v.Line),
+			fmt.Sprintf("line %d: ours %q, llvm-dis %q", v.Line, v.Ours, v.Theirs))
+		r.Features = res.Features
+		return r
+	}
+	return res
+}

@@ -144,6 +144,18 @@ func (t *translator) intrinsic(c *air.Call, name string) (spirv.ID, bool) {
 		return 0, true
 	case strings.HasPrefix(op, "atomic."):
 		return t.atomic(c, op, rest)
+	case op == "sincos" || op == "fast_sincos":
+		// sincos(x, ptr cos) returns sin(x) and stores cos(x).
+		if len(c.Args) != 2 || !isFloat(c.Type()) || !isPointer(c.Args[1].Type()) {
+			return 0, false
+		}
+		ty := t.typ(c.Type())
+		x := t.value(c.Args[0])
+		p := t.ptr(c.Args[1])
+		if p.root != nil {
+			t.store(p, 0, c.Type(), t.f.ExtInst(ty, spirv.GLSLCos, x), 4)
+		}
+		return t.f.ExtInst(ty, spirv.GLSLSin, x), true
 	case op == "wg.barrier" || op == "mem.barrier":
 		return t.barrier(c, op)
 	}

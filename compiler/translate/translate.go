@@ -22,6 +22,17 @@ type Output struct {
 // Vulkan 1.2. When anything is missing it returns a *MissingError listing
 // every missing feature found in the entry point and everything it calls.
 func Translate(m *air.Module, ep air.EntryPoint) (*Output, error) {
+	return translate(m, ep, options{})
+}
+
+// options are test-only knobs; the zero value is the product.
+type options struct {
+	// dropMerges leaves out every merge instruction, so that tests can see
+	// the validator reject unstructured output.
+	dropMerges bool
+}
+
+func translate(m *air.Module, ep air.EntryPoint, opts options) (*Output, error) {
 	if ep.Function == nil {
 		return nil, fmt.Errorf("translate: entry point has no function")
 	}
@@ -43,6 +54,7 @@ func Translate(m *air.Module, ep air.EntryPoint) (*Output, error) {
 		return nil, fmt.Errorf("translate: entry point @%s has no body", name)
 	}
 	t := newTranslator(m, ep, model)
+	t.opts = opts
 	t.emitEntry()
 	if len(t.miss.list) > 0 {
 		return nil, &MissingError{Entry: name, Missing: t.miss.sorted()}
@@ -84,6 +96,7 @@ type translator struct {
 	// workgroupSize is the kernel's local size (a spec-constant composite).
 	workgroupSize spirv.ID
 	u32           spirv.ID
+	opts          options
 	// isEntry is set while the entry function itself is emitted.
 	isEntry bool
 	// globals are the roots of module globals, shared by every function.
@@ -189,7 +202,7 @@ func (t *translator) emitBody(fn *air.Function) {
 	for _, node := range plan.order {
 		t.f.Label(t.entryLabel[node])
 		t.emitPhis(node)
-		if l := plan.loops[node]; l != nil {
+		if l := plan.loops[node]; l != nil && !t.opts.dropMerges {
 			merge := freshOr(l.merge, t.entryLabel, freshLabel)
 			cont := t.entryLabel[l.cont]
 			if l.cont == node {
@@ -229,7 +242,7 @@ func freshOr(node int, labels []spirv.ID, fresh func() spirv.ID) spirv.ID {
 func (t *translator) terminator(node int, in air.Instruction, fresh func() spirv.ID) {
 	succ := t.plan.succ[node]
 	selection := func() {
-		if m, ok := t.plan.selMerge[node]; ok {
+		if m, ok := t.plan.selMerge[node]; ok && !t.opts.dropMerges {
 			t.f.Emit(spirv.OpSelectionMerge, uint32(freshOr(m, t.entryLabel, fresh)), uint32(spirv.SelectionControlNone))
 		}
 	}

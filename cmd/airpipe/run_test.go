@@ -91,11 +91,11 @@ func TestRunBadCorpus(t *testing.T) {
 		got[key{filepath.Base(r.Source), r.Function, r.FailureCode}]++
 	}
 	want := map[key]int{
-		{"compute.metallib", "scale", ""}:                            1,
-		{"compute.metallib", "sum_sqrt", ""}:                         1,
+		{"compute.metallib", "scale", ""}:                             1,
+		{"compute.metallib", "sum_sqrt", ""}:                          1,
 		{"corrupt-hash.metallib", "scale", "container/hash-mismatch"}: 1,
-		{"corrupt-hash.metallib", "sum_sqrt", ""}:                    1,
-		{"truncated.metallib", "", "container/malformed-library"}:    1,
+		{"corrupt-hash.metallib", "sum_sqrt", ""}:                     1,
+		{"truncated.metallib", "", "container/malformed-library"}:     1,
 	}
 	for k, n := range want {
 		if got[k] != n {

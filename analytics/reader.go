@@ -61,7 +61,9 @@ func ReadRun(dir string) (RunMeta, []Row, error) {
 // ReadRuns reads every run directory directly under resultsDir, sorted by
 // start time then run ID. A directory holding neither run*.json nor
 // part-*.parquet is not a run and is passed over; a run with problems is
-// returned with Problems set (and so is incomplete), never dropped.
+// returned with Problems set (and so is incomplete), never dropped. A run
+// that cannot be read at all (a listed part missing, a damaged part) is
+// returned without rows, with the error as its problem.
 func ReadRuns(resultsDir string) ([]Run, error) {
 	entries, err := os.ReadDir(resultsDir)
 	if err != nil {
@@ -72,9 +74,12 @@ func ReadRuns(resultsDir string) ([]Run, error) {
 		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
 			continue
 		}
-		r, err := readRunDir(filepath.Join(resultsDir, e.Name()))
+		dir := filepath.Join(resultsDir, e.Name())
+		r, err := readRunDir(dir)
 		if err != nil {
-			return nil, err
+			// One damaged run does not hide the others: it is returned
+			// without rows, its error as its problem (so incomplete).
+			r = &Run{Dir: dir, Meta: RunMeta{RunID: e.Name()}, Problems: []string{err.Error()}}
 		}
 		if len(r.Shards) == 0 && len(r.Rows) == 0 && len(r.Problems) == 0 {
 			continue

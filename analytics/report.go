@@ -45,6 +45,10 @@ func BuildReport(run *Run, opt ReportOptions) (*Report, error) {
 	}
 	stages := runStages(run.Meta)
 	funnel, reached := funnelTable(rows, stages)
+	if run.Complete() {
+		// A complete run wrote every module the pipeline produced.
+		funnel.Sums = append(funnel.Sums, Sum{Column: 3, Total: run.Meta.Counts.Modules, What: "counts.modules in run.json"})
+	}
 	outcomes, ended := outcomeTable(rows)
 	rep.Tables = []*Table{
 		filesTable(run.Meta),

@@ -150,6 +150,7 @@ func TestReportRefusesBrokenCounts(t *testing.T) {
 		{"failed_stage without a failed status", "failures", func(run *Run) {
 			run.Rows[0].FailedStage, run.Rows[0].FailureCode = "translate", "translate/x"
 		}},
+		{"run.json counts one module more than was written", "funnel", func(run *Run) { run.Meta.Counts.Modules++ }},
 		{"stage_reached names no stage of the run", "funnel", func(run *Run) { run.Rows[0].StageReached = "linker" }},
 		{"unknown status is counted nowhere", "by_function_type", func(run *Run) {
 			run.Rows[2].StageReached = "device"
@@ -197,6 +198,7 @@ func TestReportFoldsLongTables(t *testing.T) {
 func BenchmarkReport100k(b *testing.B) {
 	run := &Run{Meta: testMeta("bench"), Rows: manyRows(100_000)}
 	run.Meta.Complete = true
+	run.Meta.Counts.Modules = 100_000
 	for b.Loop() {
 		rep, err := BuildReport(run, DefaultReportOptions)
 		if err != nil {

@@ -210,6 +210,25 @@ func TestReadRunInconsistencies(t *testing.T) {
 	if _, _, err := ReadRun(dir); err == nil || !strings.Contains(err.Error(), "part-00000.parquet") {
 		t.Fatalf("truncated: %v", err)
 	}
+	// Among other runs, the damaged one is returned as incomplete, without
+	// rows, and the good one is still read.
+	writeRun(t, out, testMeta("good"), 5, manyRows(3))
+	runs, err = ReadRuns(out)
+	if err != nil || len(runs) != 2 {
+		t.Fatalf("ReadRuns with a damaged run: %v, %d runs", err, len(runs))
+	}
+	for _, r := range runs {
+		switch r.ID() {
+		case "bad":
+			if r.Complete() || len(r.Rows) != 0 || !strings.Contains(r.Problems[0], "part-00000.parquet") {
+				t.Errorf("damaged run: %+v", r.Problems)
+			}
+		case "good":
+			if !r.Complete() || len(r.Rows) != 3 {
+				t.Errorf("good run: %d rows", len(r.Rows))
+			}
+		}
+	}
 }
 
 func TestCountsCheck(t *testing.T) {

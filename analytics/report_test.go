@@ -239,3 +239,17 @@ func BenchmarkReadAndReport100k(b *testing.B) {
 		}
 	}
 }
+
+func TestReportEmptyRun(t *testing.T) {
+	run := sampleRun(t, nil)
+	run.Meta.Counts = Counts{FilesSeen: 1, FilesNotLibraries: 1}
+	rep, err := BuildReport(run, DefaultReportOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []Format{FormatText, FormatMarkdown, FormatJSON, FormatHTML} {
+		if err := Render(io.Discard, rep.Document(), f); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+	}
+}

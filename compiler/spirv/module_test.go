@@ -145,3 +145,21 @@ func TestTablesGenerated(t *testing.T) {
 		t.Errorf("GLSLArity(FMix) = %d, %v", n, ok)
 	}
 }
+
+// TestValidatorMissing hides spirv-val and checks the result says
+// "unavailable" (ErrNoValidator) rather than pass or reject.
+func TestValidatorMissing(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	err := Validate(context.Background(), []byte{1, 2, 3, 4})
+	if !errors.Is(err, ErrNoValidator) {
+		t.Fatalf("err = %v, want ErrNoValidator", err)
+	}
+}
+
+func TestGarbageRejected(t *testing.T) {
+	needTool(t, "spirv-val")
+	var v *ValidationError
+	if err := Validate(context.Background(), []byte("not spirv at all")); !errors.As(err, &v) {
+		t.Fatalf("err = %v, want a ValidationError", err)
+	}
+}

@@ -130,6 +130,9 @@ func TestCorpus(t *testing.T) {
 	}
 	t.Logf("modules %d (unreadable %d); translated %d of %d entry points, spirv-val accepts %d (library functions %d)",
 		len(mods), readErr, translated, total, accepted, library)
+	if validate && accepted*100 < 95*total {
+		t.Errorf("only %d of %d entry points translate and validate, below 95%%", accepted, total)
+	}
 	logTop(t, "missing", missing, 25)
 	logTop(t, "only blocker", only, 15)
 	var rej []string

@@ -23,13 +23,17 @@ func QuoteName(name string) string {
 }
 
 // EscapeString escapes s as LLVM text does inside double quotes: printable
-// ASCII stays, '\', '"' and everything else become \XX (upper-case hex).
+// ASCII stays, '\' becomes '\\', '"' and everything else \XX (upper-case hex).
 func EscapeString(s string) string {
 	var b strings.Builder
 	const hex = "0123456789ABCDEF"
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if c >= 0x20 && c < 0x7f && c != '\\' && c != '"' {
+		if c == '\\' {
+			b.WriteString(`\\`)
+			continue
+		}
+		if c >= 0x20 && c < 0x7f && c != '"' {
 			b.WriteByte(c)
 			continue
 		}

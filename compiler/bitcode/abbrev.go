@@ -22,7 +22,7 @@ const char6Table = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ01234567
 // readAbbrev reads a DEFINE_ABBREV body.
 func (r *bitReader) readAbbrev() *abbrev {
 	n := r.vbr(5)
-	if n == 0 || n > r.left() {
+	if n == 0 || n > r.left()/4 {
 		r.fail("DEFINE_ABBREV", "bad operand count")
 		return nil
 	}

@@ -165,7 +165,7 @@ func (c *cursor) readRecord(id uint64) *Error {
 			elt := a.ops[i+1]
 			if mb := elt.minBits(); mb > 0 && n > r.left()/mb {
 				return malformed(r.pos, "record", "array of %d past the end", n)
-			} else if mb == 0 && n > r.left()+1024 {
+			} else if mb == 0 && n > r.left()/8+64 {
 				return malformed(r.pos, "record", "array of %d literals", n)
 			}
 			for j := uint64(0); j < n && r.err == nil; j++ {

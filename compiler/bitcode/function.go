@@ -82,9 +82,9 @@ func (r *reader) readFunctionBody() *Error {
 	if len(fs.blocks) == 0 {
 		return malformed(c.r.pos, "FUNCTION_BLOCK", "function @%s has no DECLAREBLOCKS", f.Name)
 	}
-	for _, b := range fs.blocks {
-		if len(b.Insts) == 0 || !isTerminator(b.Insts[len(b.Insts)-1]) {
-			return malformed(c.r.pos, "FUNCTION_BLOCK", "block %d of @%s has no terminator", b.Index, f.Name)
+	for i, b := range fs.blocks {
+		if b == nil || len(b.Insts) == 0 || !isTerminator(b.Insts[len(b.Insts)-1]) {
+			return malformed(c.r.pos, "FUNCTION_BLOCK", "block %d of @%s has no terminator", i, f.Name)
 		}
 	}
 	if fs.fwd {
@@ -174,7 +174,14 @@ func (r *reader) block(fs *fnState, id uint64) (*air.Block, *Error) {
 	if id >= uint64(len(fs.blocks)) {
 		return nil, malformed(r.c.r.pos, "FUNCTION_BLOCK", "block %d out of range", id)
 	}
-	return fs.blocks[id], nil
+	return fs.blockAt(int(id)), nil
+}
+
+func (fs *fnState) blockAt(i int) *air.Block {
+	if fs.blocks[i] == nil {
+		fs.blocks[i] = &air.Block{Func: fs.f, Index: i}
+	}
+	return fs.blocks[i]
 }
 
 // add appends an instruction to the current block.
@@ -182,7 +189,7 @@ func (r *reader) add(fs *fnState, in air.Instruction) *Error {
 	if fs.cur >= len(fs.blocks) {
 		return malformed(r.c.r.pos, "FUNCTION_BLOCK", "instruction after the last block")
 	}
-	b := fs.blocks[fs.cur]
+	b := fs.blockAt(fs.cur)
 	in.Common().Parent = b
 	b.Insts = append(b.Insts, in)
 	fs.insts = append(fs.insts, in)

@@ -41,13 +41,11 @@ func (r *reader) instRecord(fs *fnState, code uint64, ops []uint64) *Error {
 		if err := need(1); err != nil {
 			return err
 		}
-		if ops[0] == 0 || ops[0] > maxBlocks || ops[0] > c.r.left() || fs.blocks != nil {
+		if ops[0] == 0 || ops[0] > maxBlocks || ops[0] > c.r.left()/2 || fs.blocks != nil {
 			return bad("%d blocks", ops[0])
 		}
+		// blocks are made when first used, so a huge count costs 8 bytes each
 		fs.blocks = make([]*air.Block, ops[0])
-		for k := range fs.blocks {
-			fs.blocks[k] = &air.Block{Func: fs.f, Index: k}
-		}
 		return nil
 	case 35: // DEBUG_LOC [line, col, scope, inlinedAt, implicit]
 		if err := need(4); err != nil {

@@ -88,7 +88,7 @@ func (r *reader) readFunctionVST(fs *fnState) *Error {
 			if ops[0] >= uint64(len(fs.blocks)) {
 				return malformed(c.r.pos, "VALUE_SYMTAB_BLOCK/BBENTRY", "block %d out of range", ops[0])
 			}
-			fs.blocks[ops[0]].Name = name
+			fs.blockAt(int(ops[0])).Name = name
 		default:
 			return unknownRecord(c.r.pos, valueSymtabID, code)
 		}

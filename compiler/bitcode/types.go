@@ -47,7 +47,7 @@ func (r *reader) readTypes() *Error {
 			if err := need(1); err != nil {
 				return err
 			}
-			if ops[0] > maxTypes || ops[0] > c.r.left() {
+			if ops[0] > maxTypes || ops[0] > c.r.left()/2 {
 				return malformed(c.r.pos, "TYPE_BLOCK/NUMENTRY", "%d types", ops[0])
 			}
 			r.types = make([]air.Type, 0, ops[0])

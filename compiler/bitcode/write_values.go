@@ -195,17 +195,11 @@ func (p *printer) aggregate(c *air.ConstAggregate) {
 	case *air.ArrayType:
 		if it, ok := t.Elem.(*air.IntType); ok && it.Bits == 8 && allInts(c.Elems) {
 			p.s("c\"")
-			for _, e := range c.Elems {
-				ch := byte(e.(*air.ConstInt).Bits)
-				if ch >= 0x20 && ch < 0x7f && ch != '\\' && ch != '"' {
-					p.b(ch)
-				} else {
-					const hex = "0123456789ABCDEF"
-					p.b('\\')
-					p.b(hex[ch>>4])
-					p.b(hex[ch&15])
-				}
+			raw := make([]byte, len(c.Elems))
+			for k, e := range c.Elems {
+				raw[k] = byte(e.(*air.ConstInt).Bits)
 			}
+			p.s(air.EscapeString(string(raw)))
 			p.b('"')
 			return
 		}

@@ -34,6 +34,11 @@ type Row struct {
 	OSVersion     string `parquet:"os_version" json:"os_version"`
 	LibraryType   string `parquet:"library_type" json:"library_type"`
 	FormatVersion string `parquet:"format_version" json:"format_version"`
+	// ContainerKind says where the library sat: "file", "macho-section",
+	// "fat-slice", "cache-blob", "embedded" or "bare-module".
+	ContainerKind string `parquet:"container_kind" json:"container_kind"`
+	// ContainerOffset is the library's byte offset in its file.
+	ContainerOffset int64 `parquet:"container_offset" json:"container_offset"`
 
 	Function        string `parquet:"function" json:"function"`
 	FunctionIndex   int32  `parquet:"function_index" json:"function_index"`

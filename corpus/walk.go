@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/airpipe/airpipe/corpus/ipsw"
 )
 
 // Entry is one file the walk met. A refused entry carries the reason it
@@ -40,12 +42,30 @@ const (
 	RefusedBrokenLink   = "broken symlink"
 )
 
+// Options change what a walk does.
+type Options struct {
+	// FirmwareCache is where files extracted from .ipsw firmware are kept
+	// (content-addressed, reused across runs). Empty: .ipsw files are not
+	// opened but reported as plain files.
+	FirmwareCache string
+}
+
 // Walk visits every file under roots (directories recursively, files
 // directly) in a deterministic order. A root that cannot be read is an
 // error; anything below a root that cannot be read is an Entry with a
 // reason. visit's error stops the walk; so does ctx.
 func Walk(ctx context.Context, roots []string, visit func(Entry) error) error {
-	w := &walker{ctx: ctx, visit: visit, seenDirs: map[string]bool{}}
+	return WalkWith(ctx, roots, Options{}, visit)
+}
+
+// WalkWith is Walk with options. With Options.FirmwareCache set, a file
+// named *.ipsw is opened as firmware: every file extracted from its disk
+// images is visited with a provenance naming each layer
+// ("x.ipsw!/078-12345.dmg!/System/Library/.../default.metallib"), and every
+// image or entry refused (encrypted, unsafe path, too large) is visited as a
+// refused entry with its code.
+func WalkWith(ctx context.Context, roots []string, opts Options, visit func(Entry) error) error {
+	w := &walker{ctx: ctx, visit: visit, seenDirs: map[string]bool{}, opts: opts}
 	for _, r := range roots {
 		abs, err := filepath.Abs(r)
 		if err != nil {
@@ -69,6 +89,7 @@ func Walk(ctx context.Context, roots []string, visit func(Entry) error) error {
 }
 
 type walker struct {
+	opts     Options
 	ctx      context.Context
 	visit    func(Entry) error
 	roots    []string
@@ -112,6 +133,9 @@ func (w *walker) walk(path, real string) error {
 		}
 		return nil
 	case info.Mode().IsRegular():
+		if w.opts.FirmwareCache != "" && strings.EqualFold(filepath.Ext(path), ".ipsw") {
+			return w.firmware(path, real)
+		}
 		return w.visit(Entry{Path: path, Provenance: path, Size: info.Size()})
 	default:
 		return w.visit(Entry{Path: path, Provenance: path, Refused: RefusedSpecial + " (" + info.Mode().Type().String() + ")"})
@@ -135,4 +159,34 @@ func (w *walker) child(path, real string, de fs.DirEntry) error {
 		return w.visit(Entry{Path: path, Provenance: path, Refused: RefusedOutsideRoots + " (" + target + ")"})
 	}
 	return w.walk(path, target)
+}
+
+// firmware opens an .ipsw and visits what its images hold.
+func (w *walker) firmware(path, real string) error {
+	fw, err := ipsw.Open(w.ctx, real, w.opts.FirmwareCache)
+	if err != nil {
+		if w.ctx.Err() != nil {
+			return w.ctx.Err()
+		}
+		return w.visit(Entry{Path: path, Provenance: path, Refused: err.Error()})
+	}
+	for _, p := range fw.Problems() {
+		prov := path
+		if p.Image != "" {
+			prov += "!/" + p.Image
+		}
+		if p.Path != "" {
+			prov += "!/" + p.Path
+		}
+		if err := w.visit(Entry{Path: path, Provenance: prov, Refused: p.Code + ": " + p.Msg}); err != nil {
+			return err
+		}
+	}
+	for _, f := range fw.Files() {
+		prov := path + strings.TrimPrefix(f.Provenance, real)
+		if err := w.visit(Entry{Path: f.LocalPath, Provenance: prov, Size: f.Size}); err != nil {
+			return err
+		}
+	}
+	return nil
 }

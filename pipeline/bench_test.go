@@ -34,7 +34,7 @@ func BenchmarkEngineOverhead(b *testing.B) {
 
 		start = time.Now()
 		for i := range items {
-			for _, it := range expandBy(1)(context.Background(), i) {
+			for _, it := range expandBy(1)(context.Background(), i).Items {
 				for _, s := range stages {
 					if r := s.Run(context.Background(), it); r.Status != Passed {
 						b.Fatal(r)

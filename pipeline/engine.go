@@ -29,8 +29,10 @@ type Done[T any] struct {
 // items: a library becomes its modules) and then through the ordered stages,
 // each with its own bounded pool, into one sink.
 type Engine[S any, T any] struct {
-	// Expand turns one source into items. It runs in its own bounded pool.
-	Expand func(ctx context.Context, src S) []T
+	// Expand turns one source into items, with a verdict on the source
+	// ("library", "not-library", a refusal...) that reaches Progress in
+	// the SourceDone event. It runs in its own bounded pool.
+	Expand func(ctx context.Context, src S) Expansion[T]
 	// ExpandWorkers bounds the expansion pool; 0 means Jobs.
 	ExpandWorkers int
 	// Key names identical work; items with the same non-empty key run the
@@ -57,6 +59,12 @@ type Engine[S any, T any] struct {
 	// CacheErrors, when set, receives cache write errors (from workers;
 	// it must be safe for concurrent use). They never fail a module.
 	CacheErrors func(error)
+}
+
+// Expansion is what one source became: its items and a verdict on it.
+type Expansion[T any] struct {
+	Items   []T
+	Verdict string
 }
 
 // job is one item's state as it travels. Exactly one goroutine owns a job at
@@ -167,9 +175,9 @@ expand:
 				break expand
 			}
 			ep.Go(func() {
-				items := e.Expand(ctx, src)
-				r.out <- message[T]{event: &Event{Kind: SourceDone, Items: len(items)}}
-				for _, it := range items {
+				x := e.Expand(ctx, src)
+				r.out <- message[T]{event: &Event{Kind: SourceDone, Items: len(x.Items), Verdict: x.Verdict}}
+				for _, it := range x.Items {
 					r.route(&job[T]{item: it, results: make([]Result, len(e.Stages))}, 0)
 				}
 			})

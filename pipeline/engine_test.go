@@ -27,13 +27,13 @@ func sources(n int) <-chan int {
 
 // expandBy makes k items per source, keyed so that items of different
 // sources with the same n share a key.
-func expandBy(k int) func(context.Context, int) []*item {
-	return func(_ context.Context, s int) []*item {
+func expandBy(k int) func(context.Context, int) Expansion[*item] {
+	return func(_ context.Context, s int) Expansion[*item] {
 		out := make([]*item, k)
 		for i := range out {
 			out[i] = &item{src: s, n: i, key: fmt.Sprint("k", i)}
 		}
-		return out
+		return Expansion[*item]{Items: out, Verdict: "ok"}
 	}
 }
 

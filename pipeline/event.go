@@ -21,4 +21,6 @@ type Event struct {
 	Stage  string
 	Status Status
 	Items  int
+	// Verdict is the expansion's verdict on a source (SourceDone only).
+	Verdict string
 }

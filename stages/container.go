@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/airpipe/airpipe/corpus/mtlb"
+	"github.com/airpipe/airpipe/corpus/scan"
 	"github.com/airpipe/airpipe/pipeline"
 )
 
@@ -42,10 +43,11 @@ func checkContainer(m *Module) pipeline.Result {
 	if f.Problem != nil {
 		return pipeline.Fail(CodeBitcodeOutOfBounds, f.Problem.Construct, f.Problem.Error())
 	}
-	if !f.HasHash {
+	bare := lib.Kind == scan.KindBareModule
+	if !f.HasHash && !bare {
 		return pipeline.Fail(CodeMissingHash, construct, construct+": no HASH tag")
 	}
-	if !f.HashMatches() {
+	if !bare && !f.HashMatches() {
 		return pipeline.Fail(CodeHashMismatch, construct, fmt.Sprintf("%s: SHA-256 of the bitcode slice is %s, HASH tag says %s",
 			construct, m.SHA256, hex.EncodeToString(f.Hash[:])))
 	}
@@ -55,6 +57,11 @@ func checkContainer(m *Module) pipeline.Result {
 	}
 	m.Bitcode = raw
 	res := pipeline.Pass()
+	if bare {
+		// A bare module has no function list entry and no HASH to check.
+		res.Data = map[string]string{"hash": "absent (bare module)"}
+		return res
+	}
 	// The library's undocumented things and the function's own.
 	res.Features = append(append(res.Features, lib.Lib.Unknown...), f.Unknown...)
 	return res

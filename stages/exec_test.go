@@ -490,7 +490,9 @@ func TestExecEngine(t *testing.T) {
 	shared := map[string]bool{}
 	run := RunInfo{ID: "test", Started: time.Now(), Stages: Names(list)}
 	e := &pipeline.Engine[corpus.Entry, *Module]{
-		Expand: func(ctx context.Context, en corpus.Entry) []*Module { return LoadLibrary(ctx, en, DefaultMaxFileSize) },
+		Expand: func(ctx context.Context, en corpus.Entry) pipeline.Expansion[*Module] {
+			return LoadSource(ctx, en, LoadOptions{MaxFileSize: DefaultMaxFileSize})
+		},
 		Key:    Key, Stages: list, Jobs: 2,
 		Sink: func(d pipeline.Done[*Module]) error {
 			mu.Lock()
@@ -742,7 +744,7 @@ func TestExecCorpus(t *testing.T) {
 	}
 	var entries []corpus.Entry
 	err = corpus.Walk(context.Background(), []string{root}, func(en corpus.Entry) error {
-		if ok, _ := HasLibraryMagic(en.Path); ok && en.Refused == "" {
+		if ok, _ := LibraryMagic(en.Path); ok && en.Refused == "" {
 			entries = append(entries, en)
 		}
 		return nil
@@ -753,7 +755,9 @@ func TestExecCorpus(t *testing.T) {
 	counts := map[string]int{}
 	var modules, ran int
 	e := &pipeline.Engine[corpus.Entry, *Module]{
-		Expand: func(ctx context.Context, en corpus.Entry) []*Module { return LoadLibrary(ctx, en, DefaultMaxFileSize) },
+		Expand: func(ctx context.Context, en corpus.Entry) pipeline.Expansion[*Module] {
+			return LoadSource(ctx, en, LoadOptions{MaxFileSize: DefaultMaxFileSize})
+		},
 		Key:    Key, Stages: list, Jobs: 2,
 		Sink: func(d pipeline.Done[*Module]) error {
 			modules++

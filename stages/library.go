@@ -10,6 +10,7 @@ import (
 
 	"github.com/airpipe/airpipe/corpus"
 	"github.com/airpipe/airpipe/corpus/mtlb"
+	"github.com/airpipe/airpipe/corpus/scan"
 )
 
 // DefaultMaxFileSize is the largest library file read whole (1 GiB).
@@ -20,7 +21,7 @@ const DefaultMaxFileSize = 1 << 30
 // which the container stage fails with the reason; a library with no
 // functions yields no modules.
 func LoadLibrary(_ context.Context, e corpus.Entry, maxSize int64) []*Module {
-	lib := &Library{Source: e.Provenance, Path: e.Path}
+	lib := &Library{Source: e.Provenance, Path: e.Path, Kind: scan.KindFile}
 	data, err := readCapped(e.Path, maxSize)
 	if err != nil {
 		lib.Err = err
@@ -71,9 +72,9 @@ func readCapped(path string, max int64) ([]byte, error) {
 	return data, nil
 }
 
-// HasLibraryMagic reports whether the file at path starts with "MTLB".
+// LibraryMagic reports whether the file at path starts with "MTLB".
 // A library is recognised by its magic, never by its name.
-func HasLibraryMagic(path string) (bool, error) {
+func LibraryMagic(path string) (bool, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return false, err

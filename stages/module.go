@@ -18,6 +18,12 @@ type Library struct {
 	// Path is the local file holding the library (for tools that want a
 	// .metallib on disk); for an embedded library it is the outer file.
 	Path string
+	// Kind says where the library sat: "file" for a library file, else a
+	// corpus/scan kind ("macho-section", "fat-slice", "cache-blob",
+	// "embedded", "bare-module").
+	Kind string
+	// Offset is the library's byte offset in the file at Path.
+	Offset int64
 	// SHA256 is the hex SHA-256 of the library's bytes.
 	SHA256 string
 	// Lib is the parsed library; nil when Err is set.

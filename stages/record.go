@@ -26,6 +26,7 @@ func Record(run RunInfo, d pipeline.Done[*Module]) analytics.Row {
 		RunID: run.ID, RunStarted: run.Started.UnixMilli(), SchemaVersion: analytics.SchemaVersion,
 		Source: m.Library.Source, LibrarySHA256: m.Library.SHA256,
 		FunctionIndex: int32(m.Index), BitcodeSHA256: m.SHA256,
+		ContainerKind: m.Library.Kind, ContainerOffset: m.Library.Offset,
 	}
 	if l := m.Library.Lib; l != nil {
 		row.Platform = mtlb.PlatformName(l.Platform)

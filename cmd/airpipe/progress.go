@@ -25,20 +25,26 @@ type progress struct {
 	modules   atomic.Int64
 	done      atomic.Int64
 	stageDone []atomic.Int64
+	// verdicts is written by the collector goroutine only and read after
+	// the engine returns.
+	verdicts map[string]int64
 }
 
 func newProgress(stages []string) *progress {
-	return &progress{start: time.Now(), stages: stages, stageDone: make([]atomic.Int64, len(stages))}
+	return &progress{start: time.Now(), stages: stages, stageDone: make([]atomic.Int64, len(stages)), verdicts: map[string]int64{}}
 }
 
 func (p *progress) fileSeen() { p.files.Add(1) }
 
-func (p *progress) sourcesExpanded() int64 { return p.libraries.Load() }
+// verdictCounts returns how many files got each verdict; call it only after
+// the engine has returned.
+func (p *progress) verdictCounts() map[string]int64 { return p.verdicts }
 
 // observe receives the engine's events (from its single collector goroutine).
 func (p *progress) observe(e pipeline.Event) {
 	switch e.Kind {
 	case pipeline.SourceDone:
+		p.verdicts[e.Verdict]++
 		p.libraries.Add(1)
 		p.modules.Add(int64(e.Items))
 	case pipeline.StageDone:
@@ -57,7 +63,7 @@ func (p *progress) line() string {
 	el := time.Since(p.start)
 	done := p.done.Load()
 	rate := float64(done) / max(el.Seconds(), 0.001)
-	s := fmt.Sprintf("[%s] files %d, libraries %d, modules %d done of %d found (%.0f/s)",
+	s := fmt.Sprintf("[%s] files %d found, %d read, modules %d done of %d found (%.0f/s)",
 		el.Truncate(time.Second), p.files.Load(), p.libraries.Load(), done, p.modules.Load(), rate)
 	for i, st := range p.stages {
 		s += fmt.Sprintf(", %s %d", st, p.stageDone[i].Load())

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -40,22 +41,24 @@ Examples:
 
 // runOptions are the flags of 'airpipe run'.
 type runOptions struct {
-	out         string
-	jobs        int
-	stageJobs   []string
-	stages      string
-	timeout     time.Duration
-	jsonOut     bool
-	maxFileSize int64
-	progress    string
-	runID       string
-	cacheDir    string
-	noCache     bool
-	shard       string
-	resume      string
-	checkpoint  time.Duration
-	oracle      string
-	stageConfig string
+	out           string
+	jobs          int
+	stageJobs     []string
+	stages        string
+	timeout       time.Duration
+	jsonOut       bool
+	maxFileSize   int64
+	progress      string
+	runID         string
+	cacheDir      string
+	noCache       bool
+	shard         string
+	resume        string
+	checkpoint    time.Duration
+	oracle        string
+	stageConfig   string
+	maxScanSize   int64
+	firmwareCache string
 }
 
 // bindRunFlags declares run's flags into o.
@@ -67,6 +70,8 @@ func bindRunFlags(fs *pflag.FlagSet, o *runOptions) {
 	fs.DurationVar(&o.timeout, "timeout", time.Minute, "per-module, per-stage timeout (0: none)")
 	fs.BoolVar(&o.jsonOut, "json", false, "print the summary as JSON")
 	fs.Int64Var(&o.maxFileSize, "max-file-size", stages.DefaultMaxFileSize, "largest library file read, in bytes")
+	fs.Int64Var(&o.maxScanSize, "max-scan-size", stages.DefaultMaxScanSize, "largest other file (Mach-O, dyld cache, ...) scanned for embedded libraries and bare modules, in bytes; 0 turns scanning off")
+	fs.StringVar(&o.firmwareCache, "firmware-cache", defaultFirmwareCache(), "where files extracted from .ipsw firmware are kept (content-addressed, reused); empty: do not open .ipsw files")
 	fs.StringVar(&o.progress, "progress", "auto", "progress display: auto (bars on a terminal, lines otherwise), bar, plain, none")
 	fs.StringVar(&o.runID, "run-id", "", "run id (default: UTC time plus a random suffix); shards of one run share it")
 	fs.StringVar(&o.cacheDir, "cache", pipeline.DefaultCacheDir(), "persistent cache of stage outcomes (keyed by bitcode SHA-256, stage versions, tool fingerprints)")
@@ -160,6 +165,15 @@ func applyStageJobs(list []pipeline.Stage[*stages.Module], pairs []string) error
 	return nil
 }
 
+// defaultFirmwareCache is the extraction cache under the user cache directory.
+func defaultFirmwareCache() string {
+	base, err := os.UserCacheDir()
+	if err != nil {
+		base = os.TempDir()
+	}
+	return filepath.Join(base, "airpipe", "firmware")
+}
+
 // newRunID names a run by its start time and a random suffix, so runs sort
 // by time and shards started at the same second do not collide.
 func newRunID(t time.Time) string {
@@ -221,6 +235,9 @@ func executeRun(ctx context.Context, o runOptions, plan runPlan, stdout, stderr 
 	// The walker goroutine owns the file counts until it returns.
 	sources := make(chan corpus.Entry, 16)
 	walk := walkTally{shard: plan.shard}
+	if o.firmwareCache != "" {
+		walk.opts.FirmwareCache = o.firmwareCache
+	}
 	walkErr := make(chan error, 1)
 	go func() {
 		defer close(sources)
@@ -239,18 +256,19 @@ func executeRun(ctx context.Context, o runOptions, plan runPlan, stdout, stderr 
 	var writeErr error
 	lastFlush := time.Now()
 	engine := &pipeline.Engine[corpus.Entry, *stages.Module]{
-		Expand: func(ctx context.Context, e corpus.Entry) []*stages.Module {
-			mods := stages.LoadLibrary(ctx, e, o.maxFileSize)
+		Expand: func(ctx context.Context, e corpus.Entry) pipeline.Expansion[*stages.Module] {
+			x := stages.LoadSource(ctx, e, stages.LoadOptions{MaxFileSize: o.maxFileSize, MaxScanSize: o.maxScanSize})
 			if len(finished) == 0 {
-				return mods
+				return x
 			}
-			keep := mods[:0]
-			for _, m := range mods {
+			keep := x.Items[:0]
+			for _, m := range x.Items {
 				if !finished[moduleID{m.Library.Source, int32(m.Index)}] {
 					keep = append(keep, m)
 				}
 			}
-			return keep
+			x.Items = keep
+			return x
 		},
 		Key: stages.Key, Stages: plan.list, Jobs: o.jobs, Timeout: o.timeout, Cache: cache,
 		Sink: func(d pipeline.Done[*stages.Module]) error {
@@ -273,7 +291,7 @@ func executeRun(ctx context.Context, o runOptions, plan runPlan, stdout, stderr 
 	interrupted := ctx.Err() != nil
 	meta.Ended = time.Now()
 	meta.Interrupted = interrupted
-	meta.Counts = walk.counts(sum, prog.sourcesExpanded())
+	meta.Counts = walk.counts(sum, prog)
 	meta.Complete = !interrupted && engineErr == nil && wErr == nil
 	if err := w.Close(meta); err != nil && engineErr == nil {
 		engineErr = err

@@ -12,28 +12,22 @@ import (
 // walkTally counts the files a walk met; one goroutine owns it while the
 // walk runs. Under --shard it counts only the files its shard owns.
 type walkTally struct {
-	shard                         shard
-	seen, notLibraries, libraries int64
-	refused                       map[string]int64
+	shard        shard
+	opts         corpus.Options
+	seen, handed int64
+	refused      map[string]int64
 }
 
 func (t *walkTally) run(ctx context.Context, roots []string, out chan<- corpus.Entry, prog *progress) error {
 	t.refused = map[string]int64{}
-	return corpus.Walk(ctx, roots, func(e corpus.Entry) error {
-		if e.Refused != "" {
-			if t.shard.owns(e.Provenance) {
-				t.seen++
-				prog.fileSeen()
-				t.refused[reasonKey(e.Refused)]++
-			}
-			return nil
-		}
-		ok, err := stages.HasLibraryMagic(e.Path)
+	return corpus.WalkWith(ctx, roots, t.opts, func(e corpus.Entry) error {
 		owner := e.Provenance
-		if err == nil && ok && t.shard.n > 1 {
+		if e.Refused == "" && t.shard.n > 1 {
 			// Libraries split by content, so identical copies share a shard.
-			if owner, err = fileSHA256(e.Path); err != nil {
-				owner = e.Provenance
+			if lib, err := stages.LibraryMagic(e.Path); err == nil && lib {
+				if sum, err := fileSHA256(e.Path); err == nil {
+					owner = sum
+				}
 			}
 		}
 		if !t.shard.owns(owner) {
@@ -41,15 +35,11 @@ func (t *walkTally) run(ctx context.Context, roots []string, out chan<- corpus.E
 		}
 		t.seen++
 		prog.fileSeen()
-		switch {
-		case err != nil:
-			t.refused["unreadable"]++
-			return nil
-		case !ok:
-			t.notLibraries++
+		if e.Refused != "" {
+			t.refused[reasonKey(e.Refused)]++
 			return nil
 		}
-		t.libraries++
+		t.handed++
 		select {
 		case out <- e:
 			return nil
@@ -70,27 +60,40 @@ func reasonKey(reason string) string {
 	return reason
 }
 
-// counts completes the file accounting: a file with library magic that
-// failed as a whole (a library-level row) is a refused file, with its code.
-// Libraries the walk handed over but the engine never read (the run was
-// interrupted first) are refused files too, under their own reason.
-func (t *walkTally) counts(s *summary, expanded int64) analytics.Counts {
-	c := analytics.Counts{
-		FilesSeen: t.seen, FilesNotLibraries: t.notLibraries,
-		RefusedReasons: map[string]int64{}, Modules: s.total,
+// counts completes the file accounting from the walk, the engine's
+// verdicts on the files it read, and the rows: a library file that failed
+// as a whole (its library-level row) is a refused file, under its code;
+// files the walk handed over but the engine never read (the run was
+// interrupted first) are refused under their own reason.
+func (t *walkTally) counts(s *summary, p *progress) analytics.Counts {
+	c := analytics.Counts{FilesSeen: t.seen, RefusedReasons: map[string]int64{}, Modules: s.total}
+	refuse := func(reason string, n int64) {
+		if n > 0 {
+			c.RefusedReasons[reason] += n
+			c.FilesRefused += n
+		}
 	}
 	for r, n := range t.refused {
-		c.RefusedReasons[r] += n
-		c.FilesRefused += n
+		refuse(r, n)
+	}
+	var read int64
+	for v, n := range p.verdictCounts() {
+		read += n
+		switch {
+		case v == stages.VerdictLibrary, v == stages.VerdictContainer:
+			c.LibrariesParsed += n
+		case v == stages.VerdictNotLibrary:
+			c.FilesNotLibraries += n
+		case strings.HasPrefix(v, stages.VerdictRefusedPrefix):
+			refuse(strings.TrimPrefix(v, stages.VerdictRefusedPrefix), n)
+		default:
+			refuse("verdict "+v, n)
+		}
 	}
 	for code, n := range s.libraryFailures {
-		c.RefusedReasons[code] += n
-		c.FilesRefused += n
+		refuse(code, n)
+		c.LibrariesParsed -= n
 	}
-	if unread := t.libraries - expanded; unread > 0 {
-		c.RefusedReasons["not read: run interrupted"] += unread
-		c.FilesRefused += unread
-	}
-	c.LibrariesParsed = t.libraries - c.RefusedReasons["not read: run interrupted"] - s.libraryFailuresTotal()
+	refuse("not read: run interrupted", t.handed-read)
 	return c
 }

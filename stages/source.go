@@ -1,0 +1,128 @@
+package stages
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"syscall"
+
+	"github.com/airpipe/airpipe/corpus"
+	"github.com/airpipe/airpipe/corpus/mtlb"
+	"github.com/airpipe/airpipe/corpus/scan"
+	"github.com/airpipe/airpipe/pipeline"
+)
+
+// Source verdicts, reported for every file the engine reads so that the
+// run can account for each one.
+const (
+	// VerdictLibrary: the file is a library (possibly malformed: its
+	// library-level row then says why).
+	VerdictLibrary = "library"
+	// VerdictContainer: the file holds embedded libraries or bare modules.
+	VerdictContainer = "container"
+	// VerdictNotLibrary: the file holds no library and no module.
+	VerdictNotLibrary = "not-library"
+	// VerdictRefusedPrefix starts the verdict of a file refused unread:
+	// "refused:<code>".
+	VerdictRefusedPrefix = "refused:"
+)
+
+// DefaultMaxScanSize is the largest non-library file scanned for embedded
+// libraries (dyld shared caches run to a few GiB; they are memory-mapped,
+// not read).
+const DefaultMaxScanSize = 16 << 30
+
+// LoadOptions bound what LoadSource reads.
+type LoadOptions struct {
+	// MaxFileSize is the largest library file read whole.
+	MaxFileSize int64
+	// MaxScanSize is the largest other file scanned; 0 disables scanning.
+	MaxScanSize int64
+}
+
+// LoadSource reads one file and fans it out into modules: a library file
+// into one module per function; any other file is scanned for embedded
+// libraries (Mach-O sections, fat slices, dyld cache blobs, raw) and bare
+// AIR modules, each becoming a library of its own whose provenance names
+// where it sat. A library that cannot be read or parsed becomes one module
+// with index -1 that the container stage fails with the reason.
+func LoadSource(ctx context.Context, e corpus.Entry, o LoadOptions) pipeline.Expansion[*Module] {
+	lib, err := LibraryMagic(e.Path)
+	switch {
+	case err != nil:
+		return pipeline.Expansion[*Module]{Verdict: VerdictRefusedPrefix + CodeUnreadable}
+	case lib:
+		return pipeline.Expansion[*Module]{Items: LoadLibrary(ctx, e, o.MaxFileSize), Verdict: VerdictLibrary}
+	case o.MaxScanSize <= 0 || e.Size == 0:
+		return pipeline.Expansion[*Module]{Verdict: VerdictNotLibrary}
+	}
+	return scanFile(e, o)
+}
+
+// scanFile maps a non-library file and loads every blob found in it.
+func scanFile(e corpus.Entry, o LoadOptions) pipeline.Expansion[*Module] {
+	f, err := os.Open(e.Path)
+	if err != nil {
+		return pipeline.Expansion[*Module]{Verdict: VerdictRefusedPrefix + CodeUnreadable}
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return pipeline.Expansion[*Module]{Verdict: VerdictRefusedPrefix + CodeUnreadable}
+	}
+	if st.Size() > o.MaxScanSize {
+		return pipeline.Expansion[*Module]{Verdict: VerdictRefusedPrefix + CodeFileTooLarge}
+	}
+	if st.Size() < 24 {
+		return pipeline.Expansion[*Module]{Verdict: VerdictNotLibrary}
+	}
+	data, err := syscall.Mmap(int(f.Fd()), 0, int(st.Size()), syscall.PROT_READ, syscall.MAP_SHARED)
+	if err != nil {
+		return pipeline.Expansion[*Module]{Verdict: VerdictRefusedPrefix + CodeUnreadable}
+	}
+	defer syscall.Munmap(data)
+	found := scan.Find(data)
+	if len(found.Blobs) == 0 {
+		return pipeline.Expansion[*Module]{Verdict: VerdictNotLibrary}
+	}
+	var mods []*Module
+	for _, b := range found.Blobs {
+		// Copy the blob out: the mapping ends with this call.
+		blob := bytes.Clone(data[b.Offset : b.Offset+b.Size])
+		lib := &Library{Source: blobProvenance(e.Provenance, b), Path: e.Path, Kind: b.Kind, Offset: b.Offset}
+		sum := sha256.Sum256(blob)
+		lib.SHA256 = hex.EncodeToString(sum[:])
+		if b.Kind == scan.KindBareModule {
+			mods = append(mods, bareModule(lib, blob))
+			continue
+		}
+		if lib.Lib, lib.Err = mtlb.Parse(blob); lib.Err != nil {
+			lib.Lib, lib.ErrCode = nil, CodeMalformedLibrary
+		}
+		mods = append(mods, modulesOf(lib)...)
+	}
+	return pipeline.Expansion[*Module]{Items: mods, Verdict: VerdictContainer}
+}
+
+// blobProvenance names a blob inside a file: path!where@0xOFFSET.
+func blobProvenance(path string, b scan.Blob) string {
+	if b.Kind == scan.KindFile {
+		return path
+	}
+	where := b.Where
+	if where == "" {
+		where = b.Kind
+	}
+	return fmt.Sprintf("%s!%s@0x%x", path, where, b.Offset)
+}
+
+// bareModule makes the module of a wrapped bitcode module found outside
+// any library: it has no function list entry, so no name and no HASH.
+func bareModule(lib *Library, blob []byte) *Module {
+	sum := sha256.Sum256(blob)
+	return &Module{Library: lib, Index: 0, Function: &mtlb.Function{Bitcode: blob, BitcodeSize: uint64(len(blob))},
+		SHA256: hex.EncodeToString(sum[:])}
+}

@@ -26,6 +26,14 @@ type childRequest struct {
 	SPIRV     []byte    `json:"spirv,omitempty"`
 	Entry     string    `json:"entry,omitempty"`
 	LocalSize [3]uint32 `json:"local_size"`
+
+	// A graphics compile (CompileGraphics) sets Graphics and these.
+	Graphics  bool     `json:"graphics,omitempty"`
+	Vert      []byte   `json:"vert,omitempty"`
+	Frag      []byte   `json:"frag,omitempty"`
+	VertEntry string   `json:"vert_entry,omitempty"`
+	FragEntry string   `json:"frag_entry,omitempty"`
+	Formats   []Format `json:"formats,omitempty"`
 }
 
 // childReply is one line the child writes back.
@@ -117,6 +125,9 @@ func ServeCompileChild(r io.Reader, w io.Writer) error {
 			}
 		case c == nil:
 			rep.Err = &childErr{Kind: "other", Message: "compile child: compile before open"}
+		case req.Graphics:
+			st, err := c.CompileGraphics(req.Vert, req.Frag, req.VertEntry, req.FragEntry, req.Formats)
+			rep.Stats, rep.Err = st, encodeErr(err)
 		default:
 			st, err := c.CompileCompute(req.SPIRV, req.Entry, req.LocalSize)
 			rep.Stats, rep.Err = st, encodeErr(err)
@@ -297,6 +308,15 @@ func (c *ChildCompiler) stop() string {
 // CompileCompute is Compiler.CompileCompute run in the child. A crash or timeout is a
 // *CrashError; the next call starts a new child.
 func (c *ChildCompiler) CompileCompute(spirv []byte, entry string, localSize [3]uint32) (Stats, error) {
+	return c.compile(childRequest{SPIRV: spirv, Entry: entry, LocalSize: localSize})
+}
+
+// CompileGraphics is Compiler.CompileGraphics run in the child, like CompileCompute.
+func (c *ChildCompiler) CompileGraphics(vert, frag []byte, vertEntry, fragEntry string, colorFormats []Format) (Stats, error) {
+	return c.compile(childRequest{Graphics: true, Vert: vert, Frag: frag, VertEntry: vertEntry, FragEntry: fragEntry, Formats: colorFormats})
+}
+
+func (c *ChildCompiler) compile(req childRequest) (Stats, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.cmd == nil {
@@ -304,7 +324,7 @@ func (c *ChildCompiler) CompileCompute(spirv []byte, entry string, localSize [3]
 			return nil, err
 		}
 	}
-	rep, err := c.roundTrip(childRequest{SPIRV: spirv, Entry: entry, LocalSize: localSize})
+	rep, err := c.roundTrip(req)
 	if err != nil {
 		return nil, err
 	}

@@ -114,28 +114,43 @@ func (c *Compiler) CompileCompute(spirv []byte, entry string, localSize [3]uint3
 	return c.dev.pipelineStats(p.pipeline)
 }
 
-// computePipeline is a compute VkPipeline with its layout objects.
+// computePipeline is a VkPipeline (compute or graphics) with its shader modules and layout.
 type computePipeline struct {
 	dev        *logical
-	module     uint64
+	modules    []uint64
 	setLayouts []uint64
 	layout     uint64
 	pipeline   uint64
 }
 
-// newComputePipeline creates a shader module, descriptor set layouts (one per set up to the
-// highest the module uses), a pipeline layout (with a push-constant range of the device's full
-// size when the module has push constants) and the pipeline. dynamic0 makes set 0 binding 0 a
-// dynamic storage buffer, the argument buffer of an indirect command buffer.
-func (d *logical) newComputePipeline(words []uint32, entry string, bindings []spirvBinding, push bool, spec map[uint32]uint32, dynamic0, capture bool) (_ *computePipeline, err error) {
+// specialization returns a VkSpecializationInfo for spec (SpecId -> 32-bit value), or 0.
+func specialization(a *vk.Arena, spec map[uint32]uint32) uintptr {
+	if len(spec) == 0 {
+		return 0
+	}
+	ids := make([]uint32, 0, len(spec))
+	for id := range spec {
+		ids = append(ids, id)
+	}
+	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	ents := vk.NewArray[vk.SpecializationMapEntry](a, len(ids))
+	data := vk.NewArray[uint32](a, len(ids))
+	for i, id := range ids {
+		ents[i] = vk.SpecializationMapEntry{ConstantID: id, Offset: uint32(4 * i), Size: 4}
+		data[i] = spec[id]
+	}
+	si := vk.New[vk.SpecializationInfo](a)
+	si.MapEntryCount = uint32(len(ids))
+	si.PMapEntries = vk.SliceAddr(ents)
+	si.DataSize = uintptr(4 * len(ids))
+	si.PData = vk.SliceAddr(data)
+	return vk.Addr(si)
+}
+
+// shaderModule creates a VkShaderModule from words.
+func (d *logical) shaderModule(words []uint32) (uint64, error) {
 	a := vk.GetArena()
 	defer vk.PutArena(a)
-	p := &computePipeline{dev: d}
-	defer func() {
-		if err != nil {
-			p.destroy()
-		}
-	}()
 	code := vk.NewArray[uint32](a, len(words))
 	copy(code, words)
 	smci := vk.New[vk.ShaderModuleCreateInfo](a)
@@ -144,16 +159,25 @@ func (d *logical) newComputePipeline(words []uint32, entry string, bindings []sp
 	smci.PCode = vk.SliceAddr(code)
 	out := vk.New[uint64](a)
 	if err := check("vkCreateShaderModule", vk.CallResult(d.fns.CreateShaderModule, d.handle, vk.Addr(smci), 0, vk.Addr(out))); err != nil {
-		return nil, err
+		return 0, err
 	}
-	p.module = *out
+	return *out, nil
+}
 
+// makeLayout creates descriptor set layouts (one per set up to the highest the bindings use)
+// and the pipeline layout, with a push-constant range of the device's full size when push is
+// set, all visible to stages. dynamic0 makes set 0 binding 0 a dynamic storage buffer.
+func (p *computePipeline) makeLayout(bindings []spirvBinding, push bool, stages uint32, dynamic0 bool) error {
+	d := p.dev
+	a := vk.GetArena()
+	defer vk.PutArena(a)
+	out := vk.New[uint64](a)
 	nsets := 0
 	for _, b := range bindings {
 		nsets = max(nsets, int(b.Set)+1)
 	}
 	if lim := int(d.phys.facts.Limits.MaxBoundDescriptorSets); nsets > lim {
-		return nil, fmt.Errorf("module uses descriptor set %d; %s binds at most %d sets", nsets-1, d.phys.facts.Name, lim)
+		return fmt.Errorf("module uses descriptor set %d; %s binds at most %d sets", nsets-1, d.phys.facts.Name, lim)
 	}
 	for set := range nsets {
 		var bs []vk.DescriptorSetLayoutBinding
@@ -167,7 +191,7 @@ func (d *logical) newComputePipeline(words []uint32, entry string, bindings []sp
 			if dynamic0 && set == 0 && b.Binding == 0 && t == vk.DescriptorTypeStorageBuffer {
 				t = vk.DescriptorTypeStorageBufferDynamic
 			}
-			bs = append(bs, vk.DescriptorSetLayoutBinding{Binding: b.Binding, DescriptorType: t, DescriptorCount: b.Count, StageFlags: vk.ShaderStageCompute})
+			bs = append(bs, vk.DescriptorSetLayoutBinding{Binding: b.Binding, DescriptorType: t, DescriptorCount: b.Count, StageFlags: stages})
 		}
 		arr := vk.NewArray[vk.DescriptorSetLayoutBinding](a, len(bs))
 		copy(arr, bs)
@@ -176,7 +200,7 @@ func (d *logical) newComputePipeline(words []uint32, entry string, bindings []sp
 		ci.BindingCount = uint32(len(bs))
 		ci.PBindings = vk.SliceAddr(arr)
 		if err := check("vkCreateDescriptorSetLayout", vk.CallResult(d.fns.CreateDescriptorSetLayout, d.handle, vk.Addr(ci), 0, vk.Addr(out))); err != nil {
-			return nil, err
+			return err
 		}
 		p.setLayouts = append(p.setLayouts, *out)
 	}
@@ -188,16 +212,37 @@ func (d *logical) newComputePipeline(words []uint32, entry string, bindings []sp
 	plci.PSetLayouts = vk.SliceAddr(sl)
 	if push {
 		r := vk.New[vk.PushConstantRange](a)
-		r.StageFlags = vk.ShaderStageCompute
+		r.StageFlags = stages
 		r.Size = max(d.phys.facts.Limits.MaxPushConstantsSize, 4)
 		plci.PushConstantRangeCount = 1
 		plci.PPushConstantRanges = vk.Addr(r)
 	}
 	if err := check("vkCreatePipelineLayout", vk.CallResult(d.fns.CreatePipelineLayout, d.handle, vk.Addr(plci), 0, vk.Addr(out))); err != nil {
-		return nil, err
+		return err
 	}
 	p.layout = *out
+	return nil
+}
 
+// newComputePipeline creates a shader module, its layout (makeLayout) and the pipeline.
+func (d *logical) newComputePipeline(words []uint32, entry string, bindings []spirvBinding, push bool, spec map[uint32]uint32, dynamic0, capture bool) (_ *computePipeline, err error) {
+	a := vk.GetArena()
+	defer vk.PutArena(a)
+	p := &computePipeline{dev: d}
+	defer func() {
+		if err != nil {
+			p.destroy()
+		}
+	}()
+	mod, err := d.shaderModule(words)
+	if err != nil {
+		return nil, err
+	}
+	p.modules = append(p.modules, mod)
+	if err := p.makeLayout(bindings, push, vk.ShaderStageCompute, dynamic0); err != nil {
+		return nil, err
+	}
+	out := vk.New[uint64](a)
 	ci := vk.New[vk.ComputePipelineCreateInfo](a)
 	ci.SType = vk.StructureTypeComputePipelineCreateInfo
 	if capture {
@@ -205,27 +250,9 @@ func (d *logical) newComputePipeline(words []uint32, entry string, bindings []sp
 	}
 	ci.Stage.SType = vk.StructureTypePipelineShaderStageCreateInfo
 	ci.Stage.Stage = vk.ShaderStageCompute
-	ci.Stage.Module = p.module
+	ci.Stage.Module = mod
 	ci.Stage.PName = a.CString(entry)
-	if len(spec) > 0 {
-		ids := make([]uint32, 0, len(spec))
-		for id := range spec {
-			ids = append(ids, id)
-		}
-		sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
-		ents := vk.NewArray[vk.SpecializationMapEntry](a, len(ids))
-		data := vk.NewArray[uint32](a, len(ids))
-		for i, id := range ids {
-			ents[i] = vk.SpecializationMapEntry{ConstantID: id, Offset: uint32(4 * i), Size: 4}
-			data[i] = spec[id]
-		}
-		si := vk.New[vk.SpecializationInfo](a)
-		si.MapEntryCount = uint32(len(ids))
-		si.PMapEntries = vk.SliceAddr(ents)
-		si.DataSize = uintptr(4 * len(ids))
-		si.PData = vk.SliceAddr(data)
-		ci.Stage.PSpecializationInfo = vk.Addr(si)
-	}
+	ci.Stage.PSpecializationInfo = specialization(a, spec)
 	ci.Layout = p.layout
 	ci.BasePipelineIndex = -1
 	if err := check("vkCreateComputePipelines", vk.CallResult(d.fns.CreateComputePipelines, d.handle, 0, 1, vk.Addr(ci), 0, vk.Addr(out))); err != nil {
@@ -247,8 +274,8 @@ func (p *computePipeline) destroy() {
 	for _, l := range p.setLayouts {
 		vk.Call(d.fns.DestroyDescriptorSetLayout, d.handle, uintptr(l), 0)
 	}
-	if p.module != 0 {
-		vk.Call(d.fns.DestroyShaderModule, d.handle, uintptr(p.module), 0)
+	for _, m := range p.modules {
+		vk.Call(d.fns.DestroyShaderModule, d.handle, uintptr(m), 0)
 	}
 	*p = computePipeline{dev: d}
 }

@@ -143,4 +143,12 @@ func TestChildStats(t *testing.T) {
 	if fmt.Sprint(direct) != fmt.Sprint(viaChild) {
 		t.Errorf("child stats %v, direct %v", viaChild, direct)
 	}
+	vert, frag := assemble(t, "vert"), assemble(t, "frag")
+	g, err := openChild(t, "radv-navi21").CompileGraphics(vert, frag, "main", "main", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g["Fragment Shader/VGPRs"] == "" {
+		t.Errorf("graphics statistics through the child lack Fragment Shader/VGPRs: %v", g.Keys())
+	}
 }

@@ -8,9 +8,17 @@ import (
 // SPIR-V opcodes, decorations and storage classes the reflection reads (SPIR-V 1.6 grammar).
 const (
 	opName                  = 5
+	opExtension             = 10
+	opMemoryModel           = 14
 	opEntryPoint            = 15
 	opExecutionMode         = 16
+	opCapability            = 17
+	opTypeVoid              = 19
+	opTypeBool              = 20
 	opTypeInt               = 21
+	opTypeFloat             = 22
+	opTypeVector            = 23
+	opTypeMatrix            = 24
 	opTypeImage             = 25
 	opTypeSampler           = 26
 	opTypeSampledImage      = 27
@@ -18,11 +26,18 @@ const (
 	opTypeRuntimeArray      = 29
 	opTypeStruct            = 30
 	opTypePointer           = 32
+	opTypeFunction          = 33
 	opConstant              = 43
+	opConstantNull          = 46
 	opSpecConstant          = 50
 	opSpecConstantComposite = 51
+	opFunction              = 54
+	opFunctionEnd           = 56
 	opVariable              = 59
+	opStore                 = 62
 	opDecorate              = 71
+	opLabel                 = 248
+	opReturn                = 253
 	opExecutionModeID       = 331
 	opTypeAccelStructKHR    = 5341
 
@@ -30,6 +45,12 @@ const (
 	decBlock         = 2
 	decBufferBlock   = 3
 	decBuiltIn       = 11
+	decNoPerspective = 13
+	decFlat          = 14
+	decCentroid      = 16
+	decSample        = 17
+	decLocation      = 30
+	decComponent     = 31
 	decBinding       = 33
 	decDescriptorSet = 34
 
@@ -38,10 +59,14 @@ const (
 	modeLocalSize   = 17
 	modeLocalSizeID = 38
 
+	execModelVertex    = 0
+	execModelFragment  = 4
 	execModelGLCompute = 5
 
 	scUniformConstant = 0
+	scInput           = 1
 	scUniform         = 2
+	scOutput          = 3
 	scPushConstant    = 9
 	scStorageBuffer   = 12
 
@@ -55,11 +80,28 @@ type spirvBinding struct {
 	Count        uint32
 }
 
+// spirvEntry is one OpEntryPoint.
+type spirvEntry struct {
+	Model     uint32
+	Name      string
+	ID        uint32
+	Interface []uint32
+}
+
+// spirvVar is one OpVariable.
+type spirvVar struct {
+	PtrType, Class uint32
+}
+
 // spirvModule is what the compile stage needs to know of a SPIR-V module: its entry points,
-// descriptors, push constants and how its workgroup size is given.
+// descriptors, push constants, interface variables, types and how its workgroup size is given.
 type spirvModule struct {
 	words         []uint32
-	entries       map[string]uint32 // GLCompute entry name -> function id
+	entryPoints   []spirvEntry
+	entries       map[string]uint32            // GLCompute entry name -> function id
+	types         map[uint32][]uint32          // type id -> its OpType* instruction
+	decorations   map[uint32]map[uint32]uint32 // id -> decoration -> first literal
+	vars          map[uint32]spirvVar
 	bindings      []spirvBinding
 	pushConstants bool
 	localSizeAt   map[uint32]int       // entry id -> word index of OpExecutionMode LocalSize's x
@@ -111,6 +153,7 @@ func parseSPIRV(code []byte) (*spirvModule, error) {
 	ptrs := map[uint32]ptrType{}
 	kinds := map[uint32][]uint32{} // type id -> its instruction's words (opcode first)
 	decorations := map[uint32]map[uint32]uint32{}
+	m.types, m.decorations, m.vars = kinds, decorations, map[uint32]spirvVar{}
 	type variable struct{ ptrType, sc uint32 }
 	var vars []struct {
 		id uint32
@@ -134,7 +177,8 @@ func parseSPIRV(code []byte) (*spirvModule, error) {
 			if err := short(4); err != nil {
 				return nil, err
 			}
-			name, _ := spirvString(ins[3:])
+			name, used := spirvString(ins[3:])
+			m.entryPoints = append(m.entryPoints, spirvEntry{Model: ins[1], Name: name, ID: ins[2], Interface: ins[3+used:]})
 			if ins[1] == execModelGLCompute {
 				m.entries[name] = ins[2]
 			}
@@ -177,7 +221,9 @@ func parseSPIRV(code []byte) (*spirvModule, error) {
 				return nil, err
 			}
 			ptrs[ins[1]] = ptrType{ins[2], ins[3]}
-		case opTypeImage, opTypeSampler, opTypeSampledImage, opTypeArray, opTypeRuntimeArray, opTypeStruct, opTypeAccelStructKHR:
+			kinds[ins[1]] = ins
+		case opTypeVoid, opTypeBool, opTypeInt, opTypeFloat, opTypeVector, opTypeMatrix,
+			opTypeImage, opTypeSampler, opTypeSampledImage, opTypeArray, opTypeRuntimeArray, opTypeStruct, opTypeAccelStructKHR:
 			if err := short(2); err != nil {
 				return nil, err
 			}
@@ -200,6 +246,7 @@ func parseSPIRV(code []byte) (*spirvModule, error) {
 				id uint32
 				v  variable
 			}{ins[2], variable{ins[1], ins[3]}})
+			m.vars[ins[2]] = spirvVar{PtrType: ins[1], Class: ins[3]}
 		}
 		i += n
 	}

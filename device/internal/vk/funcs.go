@@ -34,6 +34,7 @@ type DeviceFns struct {
 	CreatePipelineLayout               uintptr
 	DestroyPipelineLayout              uintptr
 	CreateComputePipelines             uintptr
+	CreateGraphicsPipelines            uintptr
 	DestroyPipeline                    uintptr
 	GetPipelineExecutablePropertiesKHR uintptr
 	GetPipelineExecutableStatisticsKHR uintptr

@@ -62,6 +62,18 @@ func TestSizes(t *testing.T) {
 		{"QueryPoolCreateInfo", unsafe.Sizeof(QueryPoolCreateInfo{}), 32},
 		{"CalibratedTimestampInfo", unsafe.Sizeof(CalibratedTimestampInfo{}), 24},
 		{"DebugReportCallbackCreateInfo", unsafe.Sizeof(DebugReportCallbackCreateInfo{}), 40},
+		{"GraphicsPipelineCreateInfo", unsafe.Sizeof(GraphicsPipelineCreateInfo{}), 144},
+		{"PipelineVertexInputStateCreateInfo", unsafe.Sizeof(PipelineVertexInputStateCreateInfo{}), 48},
+		{"VertexInputBindingDescription", unsafe.Sizeof(VertexInputBindingDescription{}), 12},
+		{"VertexInputAttributeDescription", unsafe.Sizeof(VertexInputAttributeDescription{}), 16},
+		{"PipelineInputAssemblyStateCreateInfo", unsafe.Sizeof(PipelineInputAssemblyStateCreateInfo{}), 32},
+		{"PipelineViewportStateCreateInfo", unsafe.Sizeof(PipelineViewportStateCreateInfo{}), 48},
+		{"PipelineRasterizationStateCreateInfo", unsafe.Sizeof(PipelineRasterizationStateCreateInfo{}), 64},
+		{"PipelineMultisampleStateCreateInfo", unsafe.Sizeof(PipelineMultisampleStateCreateInfo{}), 48},
+		{"PipelineColorBlendAttachmentState", unsafe.Sizeof(PipelineColorBlendAttachmentState{}), 32},
+		{"PipelineColorBlendStateCreateInfo", unsafe.Sizeof(PipelineColorBlendStateCreateInfo{}), 56},
+		{"PipelineDynamicStateCreateInfo", unsafe.Sizeof(PipelineDynamicStateCreateInfo{}), 32},
+		{"PipelineRenderingCreateInfo", unsafe.Sizeof(PipelineRenderingCreateInfo{}), 40},
 		{"BufferDeviceAddressInfo", unsafe.Sizeof(BufferDeviceAddressInfo{}), 24},
 	} {
 		if c.got != c.want {

@@ -22,6 +22,8 @@ var Columns = []Column{
 	{"os_version", "string", "target OS version, major.minor"},
 	{"library_type", "string", "MTLB library type (executable, core image, dynamic, symbol companion)"},
 	{"format_version", "string", "MTLB file format version, major.minor"},
+	{"container_kind", "string", "where the library sat: file, macho-section, fat-slice, cache-blob, embedded or bare-module"},
+	{"container_offset", "int64", "byte offset of the library in its file"},
 	{"function", "string", "function name (NAME tag)"},
 	{"function_index", "int32", "index of the function in the library's function list"},
 	{"function_type", "string", "function type (vertex, fragment, kernel, visible, …; unknown codes as type.N)"},

@@ -3,6 +3,7 @@ package ipsw_test
 import (
 	"context"
 	"fmt"
+	"github.com/airpipe/airpipe/corpus/ipsw/ipswtest"
 	"testing"
 
 	"github.com/airpipe/airpipe/corpus/ipsw"
@@ -13,18 +14,18 @@ import (
 // binaries and 2000 other files: cold (empty cache, 7-Zip extracts) and
 // warm (everything cached).
 func BenchmarkOpen(b *testing.B) {
-	need(b, "7z", "p7zip-full")
-	nodes := map[string]node{}
+	ipswtest.Need(b, "7z", "p7zip-full")
+	nodes := map[string]ipswtest.Node{}
 	for i := range 134 {
-		nodes[fmt.Sprintf("System/Library/Frameworks/F%d.framework/default.metallib", i)] = node{data: library(b, fmt.Sprintf("k%d", i))}
+		nodes[fmt.Sprintf("System/Library/Frameworks/F%d.framework/default.metallib", i)] = ipswtest.Node{Data: ipswtest.Library(b, fmt.Sprintf("k%d", i))}
 	}
 	for i := range 100 {
-		nodes[fmt.Sprintf("usr/libexec/d%d", i)] = node{data: machotest.Thin(machotest.CPUARM64, machotest.SubARM64E, 0, machotest.Section{Segment: "__TEXT", Name: "__text", Data: make([]byte, 64<<10)}), mode: 0o755}
+		nodes[fmt.Sprintf("usr/libexec/d%d", i)] = ipswtest.Node{Data: machotest.Thin(machotest.CPUARM64, machotest.SubARM64E, 0, machotest.Section{Segment: "__TEXT", Name: "__text", Data: make([]byte, 64<<10)}), Mode: 0o755}
 	}
 	for i := range 2000 {
-		nodes[fmt.Sprintf("usr/share/doc/%d/README", i)] = node{data: []byte(fmt.Sprint("text ", i))}
+		nodes[fmt.Sprintf("usr/share/doc/%d/README", i)] = ipswtest.Node{Data: []byte(fmt.Sprint("text ", i))}
 	}
-	p := writeZip(b, "bench.ipsw", zipEntry{name: "078-1.dmg", data: squashImage(b, tree(b, nodes))})
+	p := ipswtest.WriteZip(b, "bench.ipsw", ipswtest.ZipEntry{Name: "078-1.dmg", Data: ipswtest.SquashImage(b, ipswtest.Tree(b, nodes))})
 	open := func(dir string) *ipsw.Firmware {
 		fw, err := ipsw.Open(context.Background(), p, dir)
 		if err != nil {

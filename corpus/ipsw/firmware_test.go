@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"github.com/airpipe/airpipe/corpus/ipsw/ipswtest"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -12,60 +13,11 @@ import (
 	"testing"
 
 	"github.com/airpipe/airpipe/corpus/ipsw"
-	"github.com/airpipe/airpipe/corpus/macho/machotest"
 	"github.com/airpipe/airpipe/corpus/scan"
 )
 
-// firmware builds a synthetic .ipsw: an ISO root filesystem, a squashfs
-// system cryptex, an AEA-encrypted app cryptex and a BuildManifest naming
-// them (plus a ramdisk and a root hash that are not read).
-func firmware(t *testing.T) (string, []byte) {
-	t.Helper()
-	need(t, "7z", "p7zip-full")
-	lib := library(t, "foo_kernel")
-	thin := machotest.Thin(machotest.CPUARM64, machotest.SubARM64E, 0,
-		machotest.Section{Segment: "__TEXT", Name: "__text", Data: []byte{0xc0, 0x03, 0x5f, 0xd6}},
-		machotest.Section{Segment: "__DATA", Name: "__metallib", Data: lib})
-	fat := machotest.Fat(0xcafebabe, nil,
-		machotest.Slice{CPU: machotest.CPUX8664, Sub: 3, Data: machotest.Thin(machotest.CPUX8664, 3, 0)},
-		machotest.Slice{CPU: machotest.CPUARM64, Sub: machotest.SubARM64E, Data: thin})
-	rootfs := tree(t, map[string]node{
-		"System/Library/Frameworks/Foo.framework/default.metallib": {data: lib},
-		"System/Library/Frameworks/Foo.framework/Foo":              {data: thin, mode: 0o755},
-		"System/Library/Frameworks/Foo.framework/Info.plist":       {data: []byte("<plist/>")},
-		"System/Library/VideoProcessors/GNR.videoprocessor/GNR":    {data: fat},
-		"usr/libexec/daemon":  {data: machotest.Thin(machotest.CPUARM64, machotest.SubARM64E, 0), mode: 0o755},
-		"usr/bin/script.sh":   {data: []byte("#!/bin/sh\necho hi\n"), mode: 0o755},
-		"usr/lib/link.dylib":  {link: "../../System/Library/Frameworks/Foo.framework/Foo"},
-		"usr/share/readme.md": {data: []byte("not a binary")},
-	})
-	cache := machotest.Cache(
-		machotest.CacheImage{Path: "/usr/lib/libobjc.A.dylib", Sections: []machotest.Section{{Segment: "__TEXT", Name: "__text", Data: []byte{1, 2, 3, 4}}}},
-		machotest.CacheImage{Path: "/System/Library/PrivateFrameworks/GPUCompiler.framework/GPUCompiler", Sections: []machotest.Section{{Segment: "__DATA", Name: "__metallib", Data: lib}}})
-	cryptex := tree(t, map[string]node{
-		"System/Library/Caches/com.apple.dyld/dyld_shared_cache_arm64e":     {data: cache},
-		"System/Library/Caches/com.apple.dyld/dyld_shared_cache_arm64e.map": {data: []byte("mapping text")},
-		"System/Library/Shaders/bar.metallib":                               {data: lib},
-	})
-	manifest, err := os.ReadFile("testdata/BuildManifest.plist")
-	if err != nil {
-		t.Fatal(err)
-	}
-	aea := append([]byte("AEA1"), bytes.Repeat([]byte{0x5a}, 4096)...)
-	p := writeZip(t, "iPhone.ipsw",
-		zipEntry{name: "BuildManifest.plist", data: manifest},
-		zipEntry{name: "078-12345-001.dmg", data: isoImage(t, rootfs)},
-		zipEntry{name: "094-55555-002.dmg", data: squashImage(t, cryptex), store: true},
-		zipEntry{name: "094-55555-002.dmg.root_hash", data: []byte("hash")},
-		zipEntry{name: "096-77777-004.dmg", data: aea},
-		zipEntry{name: "038-00000-005.dmg", data: []byte("IMG4 ramdisk")},
-		zipEntry{name: "Firmware/all_flash/iBoot.im4p", data: []byte("im4p")},
-	)
-	return p, lib
-}
-
 func TestOpenFirmware(t *testing.T) {
-	p, lib := firmware(t)
+	p, lib := ipswtest.Firmware(t)
 	cacheDir := t.TempDir()
 	fw, err := ipsw.Open(context.Background(), p, cacheDir)
 	if err != nil {
@@ -152,17 +104,17 @@ func TestOpenFirmware(t *testing.T) {
 // archive and the manifest; each is refused by name and nothing is written
 // outside the cache.
 func TestUnsafeEntries(t *testing.T) {
-	need(t, "7z", "p7zip-full")
+	ipswtest.Need(t, "7z", "p7zip-full")
 	manifest := `<?xml version="1.0"?><plist><dict><key>BuildIdentities</key><array><dict><key>Manifest</key><dict>
 <key>OS</key><dict><key>Info</key><dict><key>Path</key><string>../../evil.dmg</string></dict></dict>
 <key>Cryptex1,SystemOS</key><dict><key>Info</key><dict><key>Path</key><string>/tmp/abs.dmg</string></dict></dict>
 </dict></dict></array></dict></plist>`
 	dir := t.TempDir()
-	p := writeZip(t, "evil.ipsw",
-		zipEntry{name: "BuildManifest.plist", data: []byte(manifest)},
-		zipEntry{name: "../../evil.dmg", data: []byte("x")},
-		zipEntry{name: "/tmp/abs.dmg", data: []byte("x")},
-		zipEntry{name: "a\\..\\..\\win.dmg", data: []byte("x")},
+	p := ipswtest.WriteZip(t, "evil.ipsw",
+		ipswtest.ZipEntry{Name: "BuildManifest.plist", Data: []byte(manifest)},
+		ipswtest.ZipEntry{Name: "../../evil.dmg", Data: []byte("x")},
+		ipswtest.ZipEntry{Name: "/tmp/abs.dmg", Data: []byte("x")},
+		ipswtest.ZipEntry{Name: "a\\..\\..\\win.dmg", Data: []byte("x")},
 	)
 	fw, err := ipsw.Open(context.Background(), p, filepath.Join(dir, "cache"))
 	if err != nil {
@@ -189,10 +141,10 @@ func TestUnsafeEntries(t *testing.T) {
 }
 
 func TestSizeCaps(t *testing.T) {
-	need(t, "7z", "p7zip-full")
-	p := writeZip(t, "big.ipsw",
-		zipEntry{name: "zeros.dmg", data: make([]byte, 8<<20)},
-		zipEntry{name: "stored.dmg", data: bytes.Repeat([]byte{1, 2, 3, 4, 5, 6, 7}, 400_000), store: true},
+	ipswtest.Need(t, "7z", "p7zip-full")
+	p := ipswtest.WriteZip(t, "big.ipsw",
+		ipswtest.ZipEntry{Name: "zeros.dmg", Data: make([]byte, 8<<20)},
+		ipswtest.ZipEntry{Name: "stored.dmg", Data: bytes.Repeat([]byte{1, 2, 3, 4, 5, 6, 7}, 400_000), Store: true},
 	)
 	fw, err := ipsw.OpenWith(context.Background(), p, t.TempDir(), ipsw.Options{MaxRatio: 100, MaxImageBytes: 2 << 20})
 	if err != nil {
@@ -220,11 +172,11 @@ func TestSizeCaps(t *testing.T) {
 }
 
 func TestEncryptedByMagicAndName(t *testing.T) {
-	need(t, "7z", "p7zip-full")
-	p := writeZip(t, "enc.ipsw",
-		zipEntry{name: "a.dmg", data: append([]byte("AEA1"), make([]byte, 100)...)},
-		zipEntry{name: "b.dmg.aea", data: []byte("whatever")},
-		zipEntry{name: "c.dmg", data: []byte("AEA")}, // too short: not encrypted, just unreadable
+	ipswtest.Need(t, "7z", "p7zip-full")
+	p := ipswtest.WriteZip(t, "enc.ipsw",
+		ipswtest.ZipEntry{Name: "a.dmg", Data: append([]byte("AEA1"), make([]byte, 100)...)},
+		ipswtest.ZipEntry{Name: "b.dmg.aea", Data: []byte("whatever")},
+		ipswtest.ZipEntry{Name: "c.dmg", Data: []byte("AEA")}, // too short: not encrypted, just unreadable
 	)
 	fw, err := ipsw.Open(context.Background(), p, t.TempDir())
 	if err != nil {
@@ -241,9 +193,9 @@ func TestEncryptedByMagicAndName(t *testing.T) {
 }
 
 func TestRestorePlistAndMBR(t *testing.T) {
-	need(t, "7z", "p7zip-full")
-	lib := library(t, "k")
-	iso := isoImage(t, tree(t, map[string]node{"System/Library/X/default.metallib": {data: lib}}))
+	ipswtest.Need(t, "7z", "p7zip-full")
+	lib := ipswtest.Library(t, "k")
+	iso := ipswtest.ISOImage(t, ipswtest.Tree(t, map[string]ipswtest.Node{"System/Library/X/default.metallib": {Data: lib}}))
 	// An MBR disk with one partition holding the ISO: 7-Zip opens the
 	// partition and the file system inside it.
 	pad := (len(iso) + 511) &^ 511
@@ -255,7 +207,7 @@ func TestRestorePlistAndMBR(t *testing.T) {
 	disk[510], disk[511] = 0x55, 0xaa
 	copy(disk[1<<20:], iso)
 	restore := `<plist><dict><key>SystemRestoreImageFileSystems</key><dict><key>058-1-2.dmg</key><string>apfs</string></dict></dict></plist>`
-	p := writeZip(t, "r.ipsw", zipEntry{name: "Restore.plist", data: []byte(restore)}, zipEntry{name: "058-1-2.dmg", data: disk})
+	p := ipswtest.WriteZip(t, "r.ipsw", ipswtest.ZipEntry{Name: "Restore.plist", Data: []byte(restore)}, ipswtest.ZipEntry{Name: "058-1-2.dmg", Data: disk})
 	fw, err := ipsw.Open(context.Background(), p, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -278,7 +230,7 @@ func TestMissing7z(t *testing.T) {
 }
 
 func TestNotAZip(t *testing.T) {
-	need(t, "7z", "p7zip-full")
+	ipswtest.Need(t, "7z", "p7zip-full")
 	p := filepath.Join(t.TempDir(), "x.ipsw")
 	os.WriteFile(p, []byte("not a zip"), 0o644)
 	if _, err := ipsw.Open(context.Background(), p, t.TempDir()); err == nil || !strings.Contains(err.Error(), "not a readable zip") {

@@ -35,6 +35,9 @@ func (r *reader) readTypes() *Error {
 			return unknownBlock(c.r.pos, code)
 		}
 		ops := c.ops
+		if code != 1 && code != 19 && len(r.types) >= cap(r.types) {
+			return malformed(c.r.pos, recordName(blk, code), "more types than NUMENTRY said (%d)", cap(r.types))
+		}
 		var t air.Type
 		need := func(n int) *Error {
 			if len(ops) < n {

@@ -73,6 +73,10 @@ const (
 	spirvMagic = 0x07230203
 )
 
+// maxTypeDepth bounds every walk down a type's element types, so that a hostile module whose
+// types refer to themselves cannot loop or overflow the stack.
+const maxTypeDepth = 32
+
 // spirvBinding is one descriptor a module declares.
 type spirvBinding struct {
 	Set, Binding uint32
@@ -264,7 +268,7 @@ func parseSPIRV(code []byte) (*spirvModule, error) {
 		pointee := ptrs[v.v.ptrType].pointee
 		count := uint32(1)
 		t := kinds[pointee]
-		for len(t) > 0 && (t[0]&0xffff == opTypeArray || t[0]&0xffff == opTypeRuntimeArray) {
+		for depth := 0; depth < maxTypeDepth && len(t) > 0 && (t[0]&0xffff == opTypeArray || t[0]&0xffff == opTypeRuntimeArray); depth++ {
 			if t[0]&0xffff == opTypeArray && len(t) >= 4 {
 				if at, ok := m.constAt[t[3]]; ok {
 					count *= m.words[at]

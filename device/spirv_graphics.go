@@ -59,8 +59,19 @@ var scalarFormats = map[[2]uint32][4]uint32{
 	{'s', 64}: {111, 114, 117, 120}, // R64*_SINT
 }
 
+// maxLocations bounds the locations one interface variable may take (Vulkan devices offer
+// 32 vertex attributes at most in practice).
+const maxLocations = 64
+
 // locationFormats gives the Vulkan format of each location a variable of type id takes.
 func (m *spirvModule) locationFormats(id uint32) ([]uint32, error) {
+	return m.locationFormatsDepth(id, 0)
+}
+
+func (m *spirvModule) locationFormatsDepth(id uint32, depth int) ([]uint32, error) {
+	if depth > maxTypeDepth {
+		return nil, fmt.Errorf("type %%%d nests deeper than %d", id, maxTypeDepth)
+	}
 	t := m.types[id]
 	if len(t) < 2 {
 		return nil, fmt.Errorf("type %%%d is not declared", id)
@@ -68,6 +79,8 @@ func (m *spirvModule) locationFormats(id uint32) ([]uint32, error) {
 	scalar := func(t []uint32, n uint32) ([]uint32, error) {
 		var kind uint32
 		switch {
+		case len(t) < 2:
+			return nil, fmt.Errorf("type %%%d: component type is not declared", id)
 		case t[0]&0xffff == opTypeFloat && len(t) >= 3:
 			kind = 'f'
 		case t[0]&0xffff == opTypeInt && len(t) >= 4 && t[3] == 1:
@@ -103,12 +116,15 @@ func (m *spirvModule) locationFormats(id uint32) ([]uint32, error) {
 			}
 			n = m.words[at]
 		}
-		if n > 64 {
+		if n > maxLocations {
 			return nil, fmt.Errorf("type %%%d: %d locations", id, n)
 		}
-		one, err := m.locationFormats(t[2])
+		one, err := m.locationFormatsDepth(t[2], depth+1)
 		if err != nil {
 			return nil, err
+		}
+		if uint64(n)*uint64(len(one)) > maxLocations {
+			return nil, fmt.Errorf("type %%%d takes more than %d locations", id, maxLocations)
 		}
 		var out []uint32
 		for range n {
@@ -178,10 +194,15 @@ func vertexFor(frag *spirvModule, fe spirvEntry) ([]uint32, error) {
 		return n
 	}
 	var copyType func(id uint32) (uint32, error)
+	depth := 0
 	copyType = func(id uint32) (uint32, error) {
 		if n, ok := copied[id]; ok {
 			return n, nil
 		}
+		if depth++; depth > maxTypeDepth {
+			return 0, fmt.Errorf("type %%%d nests deeper than %d", id, maxTypeDepth)
+		}
+		defer func() { depth-- }()
 		t := frag.types[id]
 		if len(t) < 2 {
 			return 0, fmt.Errorf("type %%%d is not declared", id)

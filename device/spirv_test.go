@@ -97,3 +97,40 @@ func FuzzParseSPIRV(f *testing.F) {
 		}
 	})
 }
+
+// FuzzGraphicsReflection runs the graphics helpers (interface variables, formats, the
+// generated vertex shader) over arbitrary modules: they must return, not loop or panic.
+func FuzzGraphicsReflection(f *testing.F) {
+	for _, n := range []string{"vert", "frag"} {
+		if b, err := readFile(filepath.Join("testdata", n+".spv")); err == nil {
+			f.Add(b)
+		}
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		m, err := parseSPIRV(b)
+		if err != nil {
+			return
+		}
+		for _, e := range m.entryPoints {
+			outputFormats(m, e)
+			vertexAttributes(m, e)
+			if e.Model == execModelFragment {
+				vertexFor(m, e)
+			}
+		}
+	})
+}
+
+// TestSelfReferentialTypes gives the reflection a type that contains itself.
+func TestSelfReferentialTypes(t *testing.T) {
+	m, err := parseSPIRV(assemble(t, "frag"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const arr = 1000
+	m.types[arr] = []uint32{4<<16 | opTypeArray, arr, arr, 1}
+	m.constAt[1] = 0 // the length: words[0], the magic number, a huge count
+	if _, err := m.locationFormats(arr); err == nil {
+		t.Fatal("a self-containing array type was accepted")
+	}
+}

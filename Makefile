@@ -7,8 +7,11 @@ CORPUS    ?= $(abspath ../shared/corpus)
 FUZZTIME  ?= 15s
 STATICCHECK_VERSION ?= v0.8.2
 export AIRPIPE_CORPUS ?= $(if $(wildcard $(CORPUS)/MANIFEST.tsv),$(CORPUS),)
+# DuckDB (from npm) reads the results in a test, as users' queries would.
+DUCKDB_DIR := $(abspath .cache/duckdb)
+export AIRPIPE_DUCKDB_NODE_MODULES ?= $(DUCKDB_DIR)/node_modules
 
-PACKAGES := llvm-19 llvm-19-dev spirv-tools spirv-headers mesa-vulkan-drivers libvulkan1 vulkan-tools p7zip-full genisoimage squashfs-tools bzip2
+PACKAGES := llvm-19 llvm-19-dev spirv-tools spirv-headers mesa-vulkan-drivers libvulkan1 vulkan-tools p7zip-full genisoimage squashfs-tools bzip2 chromium
 
 .PHONY: build run test deps bench fuzz fuzz-short lint sample clean
 
@@ -27,6 +30,9 @@ deps:
 		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
 	fi
 	$(GO) mod download
+	@if command -v npm >/dev/null; then \
+		test -d $(DUCKDB_DIR)/node_modules/@duckdb/node-api || (mkdir -p $(DUCKDB_DIR) && cd $(DUCKDB_DIR) && npm install --silent --no-audit --no-fund @duckdb/node-api >/dev/null); \
+	else echo "npm not found: the DuckDB test will skip"; fi
 
 test: deps
 	$(GO) vet ./...

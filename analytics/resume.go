@@ -5,8 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-
-	"github.com/parquet-go/parquet-go"
 )
 
 // ResumeWriter reopens a run directory (one shard of it) to continue an
@@ -51,7 +49,7 @@ func ResumeWriter(runDir, shard string, partRows int) (*Writer, []Row, []string,
 		if _, err := fmt.Sscanf(strings.TrimSuffix(name[strings.LastIndex(name, "-")+1:], ".parquet"), "%d", &seq); err == nil && seq >= w.seq {
 			w.seq = seq + 1
 		}
-		got, err := parquet.ReadFile[Row](p)
+		got, err := readPart(p)
 		if err != nil {
 			if rerr := os.Rename(p, p+".corrupt"); rerr != nil {
 				return nil, nil, nil, fmt.Errorf("resume: %s unreadable (%v) and cannot be set aside: %w", name, err, rerr)

@@ -30,6 +30,7 @@ func commands() map[string]command {
 		"milestones": {"milestones met or not across runs", milestonesCmd},
 		"diff":       {"per-module changes between two runs (improved, regressed, ...)", diffCmd},
 		"trends":     {"stage counts across runs over time", trendsCmd},
+		"trend":      {"the same as trends", trendsCmd},
 		"repro":      {"write a self-contained directory that replays one module of a run", reproCmd},
 		"version":    {"print airpipe's version and its stages' versions", versionCmd},
 	}

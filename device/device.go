@@ -288,16 +288,20 @@ func (d *Device) destroy() {
 		return
 	}
 	vk.Call(ld.fns.DeviceWaitIdle, ld.handle)
+	// Free and collected ICBs may race with this: take the registries under their locks.
 	d.icbMu.Lock()
-	for h := range d.icbs {
+	d.mu.Lock()
+	icbs, pipelines, buffers := d.icbs, d.pipelines, d.buffers
+	d.icbs, d.pipelines, d.buffers = map[*icbHandles]struct{}{}, map[*Pipeline]struct{}{}, map[*Buffer]struct{}{}
+	d.mu.Unlock()
+	for h := range icbs {
 		d.freeICB(h)
 	}
-	clear(d.icbs)
 	d.icbMu.Unlock()
-	for p := range d.pipelines {
+	for p := range pipelines {
 		p.destroy()
 	}
-	for b := range d.buffers {
+	for b := range buffers {
 		b.destroy()
 	}
 	for _, s := range d.slots {

@@ -49,6 +49,10 @@ func (ic *ICB) Len() int { return ic.len }
 // fails (*DriverError), when a pipeline takes descriptors other than its argument buffer, or
 // once the device is stopping (ErrStopped) or lost (*LostError).
 func (d *Device) ICB(args *Buffer, ds []Dispatch) (*ICB, error) {
+	if err := d.enter(); err != nil {
+		return nil, err
+	}
+	defer d.leave()
 	if !d.live(args) {
 		return nil, argErr("ICB", -1, "argument buffer is not a live buffer of this device")
 	}
@@ -73,10 +77,6 @@ func (d *Device) ICB(args *Buffer, ds []Dispatch) (*ICB, error) {
 			}
 		}
 	}
-	if err := d.enter(); err != nil {
-		return nil, err
-	}
-	defer d.leave()
 	vars := make([]*computePipeline, len(ds))
 	for i, x := range ds {
 		if err := d.checkThreads(x.Threads); err != nil {

@@ -147,6 +147,9 @@ func (s *slot) allocSet(layout uint64) (uint64, error) {
 // is submitted, so misuse is an *ArgumentError and does not lose the device. Results are in
 // the buffers' Bytes when Run returns nil.
 func (d *Device) Run(ctx context.Context, p *Pipeline, x DispatchArgs) error {
+	if err := d.Err(); err != nil {
+		return err
+	}
 	if err := d.checkDispatch("Run", p, x); err != nil {
 		return err
 	}

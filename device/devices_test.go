@@ -26,9 +26,9 @@ func TestDevices(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, f := range fs {
-		t.Logf("%v: storage align %d, uniform align %d, timestamp period %g ns, max invocations %d",
+		t.Logf("%v: storage align %d, uniform align %d, timestamp period %g ns, max invocations %d, calibrated timestamps %v, executable statistics %v",
 			f, f.Limits.MinStorageBufferOffsetAlignment, f.Limits.MinUniformBufferOffsetAlignment,
-			f.Limits.TimestampPeriod, f.Limits.MaxComputeWorkGroupInvocations)
+			f.Limits.TimestampPeriod, f.Limits.MaxComputeWorkGroupInvocations, f.CalibratedTimestamps, f.ExecutableStatistics)
 		if f.Name == "" || f.Limits.MaxComputeWorkGroupInvocations == 0 || f.Limits.MinStorageBufferOffsetAlignment == 0 {
 			t.Errorf("device %d: implausible facts %+v", f.Index, f)
 		}

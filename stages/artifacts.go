@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/airpipe/airpipe/compiler/air"
+	"github.com/airpipe/airpipe/compiler/translate"
 	"os"
 	"path/filepath"
 )
@@ -12,6 +13,8 @@ import (
 type artifacts struct {
 	// IR is the module as the reader stage built it.
 	IR *air.Module
+	// Translation is the translate stage's SPIR-V and reflection.
+	Translation *translate.Output
 	// Files maps artifact names ("bitcode", "ll", "spirv", "reflection",
 	// or whatever an exec stage declares) to files in the module's work
 	// directory.

@@ -19,6 +19,7 @@ func Default(o Options) []pipeline.Stage[*Module] {
 	return []pipeline.Stage[*Module]{
 		Container(),
 		Reader(o.Oracle == "llvm-dis"),
+		Translate(),
 	}
 }
 

@@ -1,0 +1,120 @@
+package stages
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/airpipe/airpipe/compiler/air"
+	"github.com/airpipe/airpipe/compiler/spirv"
+	"github.com/airpipe/airpipe/compiler/translate"
+	"github.com/airpipe/airpipe/pipeline"
+)
+
+// translateVersion changes whenever the translate stage's verdicts change.
+const translateVersion = "1"
+
+// Translate codes beyond the translator's own.
+const (
+	// CodeNoIR: the reader stage was replaced and left no in-memory module.
+	CodeNoIR = "translate/no-ir"
+	// CodeNoEntryPoint: the module's metadata names no entry point for the
+	// library's function.
+	CodeNoEntryPoint = "translate/no-entry-point"
+)
+
+// Translate is the translate stage: the module's entry point lowered to one
+// SPIR-V module for Vulkan 1.2 and accepted by spirv-val. Every missing
+// feature found is listed, not just the first. Library functions
+// (air.visible) are set aside as unjudged with their own code.
+func Translate() pipeline.Stage[*Module] {
+	return pipeline.Stage[*Module]{
+		Name: "translate", Version: translateVersion,
+		Run: translateModule,
+	}
+}
+
+func translateModule(ctx context.Context, m *Module) pipeline.Result {
+	if m.IR == nil {
+		return pipeline.Fail(CodeNoIR, "reader", "no in-memory module: the reader stage was replaced by an exec stage, which leaves only files")
+	}
+	ep, res, ok := entryPointOf(m)
+	if !ok {
+		return res
+	}
+	out, err := translate.Translate(m.IR, ep)
+	var miss *translate.MissingError
+	switch {
+	case errors.As(err, &miss):
+		if len(miss.Missing) == 1 && miss.Missing[0].Code == translate.CodeLibraryFunction {
+			r := pipeline.UnjudgedBecause("an air.visible library function, not an entry point: Metal links it into a caller at pipeline time")
+			r.Code = translate.CodeLibraryFunction
+			return r
+		}
+		r := pipeline.Fail(miss.Missing[0].Code, miss.Missing[0].Detail, miss.Error())
+		for _, f := range miss.Missing {
+			r.Missing = append(r.Missing, pipeline.Finding{Code: f.Code, Detail: f.Detail})
+		}
+		return r
+	case err != nil:
+		return pipeline.Fail(translate.CodeInvalidSPIRV, "translator", err.Error())
+	}
+	if err := spirv.Validate(ctx, out.SPIRV); err != nil {
+		var v *spirv.ValidationError
+		if errors.As(err, &v) {
+			return pipeline.Fail(translate.CodeInvalidSPIRV, validatorDetail(v.Output), strings.TrimSpace(v.Output))
+		}
+		return pipeline.Unavailablef("spirv-val: " + err.Error())
+	}
+	m.Translation = out
+	r := pipeline.Pass()
+	r.Data = map[string]string{"entry": out.Entry, "stage": string(ep.Stage), "spirv_bytes": fmt.Sprint(len(out.SPIRV))}
+	return r
+}
+
+// entryPointOf picks the entry point of the module's function.
+func entryPointOf(m *Module) (air.EntryPoint, pipeline.Result, bool) {
+	eps, err := air.EntryPoints(m.IR)
+	if err != nil {
+		return air.EntryPoint{}, pipeline.Fail(CodeNoEntryPoint, "metadata", err.Error()), false
+	}
+	name := ""
+	if m.Function != nil {
+		name = m.Function.Name
+	}
+	for _, ep := range eps {
+		if ep.Function != nil && ep.Function.Name == name {
+			return ep, pipeline.Result{}, true
+		}
+	}
+	if len(eps) == 1 {
+		return eps[0], pipeline.Result{}, true
+	}
+	return air.EntryPoint{}, pipeline.Fail(CodeNoEntryPoint, name, fmt.Sprintf("the module's metadata names %d entry points and none is %q", len(eps), name)), false
+}
+
+// validatorDetail makes a short, stable detail from spirv-val's verdict: its
+// first line without ids and numbers, so that rankings group like failures.
+func validatorDetail(out string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(out), "\n")
+	line = strings.TrimPrefix(line, "error: line ")
+	if i := strings.Index(line, ": "); i >= 0 && i < 8 {
+		line = line[i+2:]
+	}
+	var b strings.Builder
+	for _, r := range line {
+		if r >= '0' && r <= '9' {
+			if !strings.HasSuffix(b.String(), "N") {
+				b.WriteRune('N')
+			}
+			continue
+		}
+		b.WriteRune(r)
+	}
+	s := b.String()
+	if len(s) > 120 {
+		s = s[:120]
+	}
+	return s
+}

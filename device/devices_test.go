@@ -59,6 +59,13 @@ func TestChooseByKind(t *testing.T) {
 	if _, err := choose("no such device name"); !errors.Is(err, ErrUnavailable) {
 		t.Errorf("unknown name: err %v, want ErrUnavailable", err)
 	}
+	// RADV aborts the process on a family it does not know; airpipe must refuse it first.
+	if _, err := choose("radv-nosuchfamily"); !errors.Is(err, ErrUnavailable) {
+		t.Errorf("unknown RADV family: err %v, want ErrUnavailable", err)
+	}
+	if p, err := choose("radv:GFX1100"); err == nil && p.facts.Driver != "radv" {
+		t.Errorf("radv:GFX1100 chose %s", p.facts.Name)
+	}
 }
 
 // TestNoLoader runs this test binary again with the loader pointed at a missing file: every

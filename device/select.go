@@ -30,6 +30,27 @@ func Devices() ([]Facts, error) {
 	return out, nil
 }
 
+// radvFamilies are the families RADV_FORCE_FAMILY accepts in Mesa 22.3 (ac_get_family_name,
+// compared ignoring case). RADV aborts the process on any other name, so airpipe refuses it
+// first.
+var radvFamilies = []string{
+	"tahiti", "pitcairn", "verde", "oland", "hainan", "bonaire", "kaveri", "kabini", "hawaii",
+	"iceland", "tonga", "carrizo", "fiji", "stoney", "polaris10", "polaris11", "polaris12", "vegam",
+	"vega10", "raven", "vega12", "vega20", "raven2", "renoir", "arcturus", "aldebaran",
+	"navi10", "navi12", "navi14", "navi21", "navi22", "navi23", "navi24", "vangogh", "rembrandt",
+	"gfx1036", "gfx1100", "gfx1101", "gfx1102", "gfx1103_r1", "gfx1103_r2",
+}
+
+// knownRADVFamily reports whether RADV accepts family.
+func knownRADVFamily(family string) bool {
+	for _, f := range radvFamilies {
+		if strings.EqualFold(f, family) {
+			return true
+		}
+	}
+	return false
+}
+
 // parseRADV reports whether spec names RADV's null device and which family: "radv-null",
 // "radv", "radv-navi21", "radv:navi21".
 func parseRADV(spec string) (family string, ok bool) {
@@ -50,6 +71,9 @@ func parseRADV(spec string) (family string, ok bool) {
 //   - anything else: the first device whose name contains spec, ignoring case.
 func choose(spec string) (*physical, error) {
 	if fam, ok := parseRADV(spec); ok {
+		if !knownRADVFamily(fam) {
+			return nil, fmt.Errorf("%w: RADV has no family %q (Mesa 22.3 knows %s)", ErrUnavailable, fam, strings.Join(radvFamilies, ", "))
+		}
 		in, err := getInstance(fam)
 		if err != nil {
 			return nil, err

@@ -7,4 +7,31 @@
 //
 // A machine without Vulkan is not an error of the caller: every entry point then returns an
 // error wrapping ErrNoVulkan (and ErrUnavailable), and nothing crashes.
+//
+// Compile stage:
+//
+//	targets, _ := device.ParseTargets("radv:navi21,lavapipe")
+//	c, err := device.OpenChildCompiler(targets[0], []string{os.Args[0], "__compile-child"}, nil)
+//	// errors.Is(err, device.ErrUnavailable): the target is absent here
+//	st, err := c.CompileCompute(spirv, "main", [3]uint32{})
+//	// *DriverError: refused (VkResult, driver message); *CrashError: the driver died
+//
+// where the program's "__compile-child" subcommand calls ServeCompileChild(os.Stdin,
+// os.Stdout). OpenCompiler does the same in-process, without the crash isolation.
+//
+// Agreement and execution:
+//
+//	d, _ := device.Open("auto", device.Options{}) // or "lavapipe"
+//	p, _ := d.LoadPipeline(spirv, "main")
+//	buf, _ := d.NewBuffer(4096)
+//	err := d.Run(ctx, p, device.DispatchArgs{Groups: ..., Threads: ..., Bindings: ...})
+//	ic, _ := d.ICB(args, []device.Dispatch{...})
+//	v, _ := d.Submit(func(enc *device.Encoder, arg any, v uint64) error {
+//		if err := enc.Execute(ic); err != nil {
+//			return err
+//		}
+//		return enc.Split(&start, &end)
+//	}, nil)
+//	err = d.Wait(ctx, v)
+//	d.Stop()
 package device

@@ -30,6 +30,21 @@ const (
 	offExecutableInfo      = 16  // VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR.pipelineExecutableInfo
 )
 
+// optionalExtensions are enabled where the device has them: timestamps for Split, and
+// extensions translated shaders may declare (a driver may refuse SPIR-V that uses an extension
+// the device was not created with).
+var optionalExtensions = []string{
+	"VK_EXT_calibrated_timestamps",
+	"VK_EXT_shader_atomic_float",
+	"VK_EXT_shader_atomic_float2",
+	"VK_KHR_shader_subgroup_uniform_control_flow",
+	"VK_KHR_workgroup_memory_explicit_layout",
+	"VK_KHR_shader_clock",
+	"VK_EXT_shader_image_atomic_int64",
+	"VK_KHR_fragment_shader_barycentric",
+	"VK_EXT_fragment_shader_interlock",
+}
+
 // openLogical creates a device on p with every feature p supports enabled except
 // robustBufferAccess (Metal does not bounds-check, and robustness changes the generated code).
 func openLogical(p *physical) (*logical, error) {
@@ -64,8 +79,10 @@ func openLogical(p *physical) (*logical, error) {
 		chain = append(chain, execF)
 		exts = append(exts, "VK_KHR_pipeline_executable_properties")
 	}
-	if p.extensions["VK_EXT_calibrated_timestamps"] {
-		exts = append(exts, "VK_EXT_calibrated_timestamps")
+	for _, e := range optionalExtensions {
+		if p.extensions[e] {
+			exts = append(exts, e)
+		}
 	}
 	for i := 0; i+1 < len(chain); i++ {
 		(*vk.FeaturesHeader)(chain[i].ptr).PNext = uintptr(chain[i+1].ptr)

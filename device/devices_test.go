@@ -82,6 +82,11 @@ func TestNoLoader(t *testing.T) {
 		if _, err := Open("auto", Options{}); !errors.Is(err, ErrNoVulkan) {
 			t.Fatalf("Open: %v, want ErrNoVulkan", err)
 		}
+		// The compile child inherits the missing loader and says so across the pipe.
+		_, err = OpenChildCompiler("lavapipe", []string{os.Args[0]}, []string{"AIRPIPE_DEVICE_TEST_CHILD=1"})
+		if !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), "no-such-libvulkan.so") {
+			t.Fatalf("OpenChildCompiler: %v, want ErrUnavailable naming the file", err)
+		}
 		return
 	}
 	cmd := exec.Command(os.Args[0], "-test.run=^TestNoLoader$", "-test.v")

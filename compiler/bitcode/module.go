@@ -392,5 +392,6 @@ func (r *reader) finishModule() *Error {
 		return malformed(r.c.r.pos, "FUNCTION_BLOCK", "%d function bodies for %d defined functions", r.nextBody, len(r.bodies))
 	}
 	r.m.Types = r.types
+	r.upgradeIntrinsics()
 	return nil
 }

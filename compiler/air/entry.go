@@ -57,6 +57,9 @@ type Binding struct {
 	Unknown []string
 	// Type is the parameter's LLVM type (inputs only; nil for outputs).
 	Type Type
+	// FunctionConstant is the value of a leading air.function_constant key
+	// (the input exists only when that function constant is true); nil when absent.
+	FunctionConstant []Metadata
 }
 
 // Key is one !"air.<key>" with the values that follow it.

@@ -129,8 +129,16 @@ func decodeBinding(md Metadata, input bool) (Binding, error) {
 		ops = ops[1:]
 	}
 	b.Keys = splitKeys(ops)
+	first := 0
+	if len(b.Keys) > 1 && b.Keys[0].Name == "air.function_constant" {
+		b.FunctionConstant = b.Keys[0].Values
+		first = 1
+	}
 	for i, k := range b.Keys {
-		if i == 0 {
+		if i < first {
+			continue
+		}
+		if i == first {
 			b.Role = k.Name
 			if !knownRoles[k.Name] {
 				b.Unknown = append(b.Unknown, k.Name)

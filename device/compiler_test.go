@@ -2,6 +2,7 @@ package device
 
 import (
 	"errors"
+	"os"
 	"fmt"
 	"os/exec"
 	"strings"
@@ -151,4 +152,29 @@ func TestChildStats(t *testing.T) {
 	if g["Fragment Shader/VGPRs"] == "" {
 		t.Errorf("graphics statistics through the child lack Fragment Shader/VGPRs: %v", g.Keys())
 	}
+}
+
+// TestCompileOtherTarget compiles the test shaders on $AIRPIPE_TEST_COMPILE_TARGET (such as
+// "auto" on a machine with a GPU) and logs what its driver reports.
+func TestCompileOtherTarget(t *testing.T) {
+	target := os.Getenv("AIRPIPE_TEST_COMPILE_TARGET")
+	if target == "" {
+		t.Skip("AIRPIPE_TEST_COMPILE_TARGET not set")
+	}
+	c := openCompiler(t, target)
+	t.Logf("%v, executable statistics %v", c.Facts(), c.Facts().ExecutableStatistics)
+	st, err := c.CompileCompute(assemble(t, "gid3"), "main", [3]uint32{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range st.Keys() {
+		t.Logf("compute %s = %s", k, st[k])
+	}
+	g, err := c.CompileGraphics(assemble(t, "vert"), assemble(t, "frag"), "main", "main", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("graphics: %d statistics", len(g))
+	_, err = openChild(t, target).CompileCompute(assemble(t, "invalid"), "main", [3]uint32{})
+	t.Logf("invalid SPIR-V, in a child: %v", err)
 }

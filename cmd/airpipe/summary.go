@@ -47,14 +47,6 @@ func (s *summary) add(r analytics.Row) {
 	}
 }
 
-func (s *summary) libraryFailuresTotal() int64 {
-	var n int64
-	for _, v := range s.libraryFailures {
-		n += v
-	}
-	return n
-}
-
 // summaryJSON is the --json form of the summary.
 type summaryJSON struct {
 	RunID    string           `json:"run_id"`

@@ -25,8 +25,6 @@ func decodeMetadataTag(t *Tag, unknown func(string)) {
 	switch t.Name {
 	case "RETR", "ARGR", "DEBI":
 		// Named by seed 000; layout unknown: kept raw.
-	default:
-		unknown("container.tag." + printableTag(t.Name))
 	case "CNST":
 		if v, ok := decodeConstants(t.Data); ok {
 			t.Value = v
@@ -41,6 +39,8 @@ func decodeMetadataTag(t *Tag, unknown func(string)) {
 		}
 	case "DEPF":
 		t.Value = decodeStrings(t.Data)
+	default:
+		unknown("container.tag." + printableTag(t.Name))
 	}
 }
 

@@ -2,8 +2,8 @@ package device
 
 import (
 	"errors"
-	"os"
 	"fmt"
+	"os"
 	"os/exec"
 	"strings"
 	"testing"

@@ -56,6 +56,10 @@ type cfgPlan struct {
 
 const maxCFGSplits = 4096
 
+// noExit is collapsedSucc's answer for a loop without an exit: a dead end,
+// which is not the virtual exit (that would make it a way out of a construct).
+const noExit = -2
+
 func planCFG(succ [][]int) (*cfgPlan, error) {
 	p := &cfgPlan{orig: len(succ)}
 	p.succ = make([][]int, len(succ))
@@ -324,20 +328,33 @@ func (p *cfgPlan) try() (bool, error) {
 			}
 			p.loops[b] = &loopPlan{header: b, merge: merge, cont: l.latches[0]}
 		}
-		succ := distinct(p.succ[b])
-		if len(succ) < 2 {
+		if len(p.succ[b]) < 2 {
 			continue
 		}
 		if h := loopOf[b]; h >= 0 && loops[h].latches[0] == b {
+			if len(p.succ[b]) > 2 {
+				return false, &cfgError{"switch as loop latch"}
+			}
 			continue // the latch's branch is the loop's back edge and exit
 		}
+		if len(p.succ[b]) > 2 {
+			// A switch: its cases may not break or continue a loop directly.
+			for _, s := range p.regionSucc(b, f.n, loops, loopOf) {
+				if s < 0 {
+					return false, &cfgError{"switch case leaving its loop"}
+				}
+			}
+		}
 		m := ipdom[b]
+		if m < 0 {
+			m = p.joinIgnoringEarlyReturns(b, f, loops, loopOf)
+		}
 		if m < 0 {
 			p.selMerge[b] = -1
 			continue
 		}
 		if claimed[m] || !f.dominates(b, m) {
-			construct := p.reachBefore(b, m, loops, loopOf)
+			construct := p.reachBefore(b, m, false, loops, loopOf)
 			var inner []int
 			for c := range construct {
 				if !f.dominates(b, c) {
@@ -354,8 +371,60 @@ func (p *cfgPlan) try() (bool, error) {
 		claimed[m] = true
 		p.selMerge[b] = m
 	}
+	if err := p.verify(f, loops, loopOf); err != nil {
+		return false, err
+	}
 	p.order = f.rpo
 	return true, nil
+}
+
+// verify checks the plan against the structured-control-flow rules the
+// emitter relies on, so that a shape the planner mishandles is refused by
+// name rather than emitted invalid: every block of a selection construct is
+// dominated by its header and leaves it only through its merge, a break, a
+// continue or a return; a switch's cases do not fall through into each other.
+func (p *cfgPlan) verify(f *cfgFacts, loops map[int]*loopInfo, loopOf []int) error {
+	for b, m := range p.selMerge {
+		construct := p.reachBefore(b, m, false, loops, loopOf)
+		latch := -1
+		if h := loopOf[b]; h >= 0 {
+			latch = loops[h].latches[0]
+		}
+		for x := range construct {
+			if x == latch && x != b {
+				continue // a continue
+			}
+			if !f.dominates(b, x) {
+				return &cfgError{"unstructured selection"}
+			}
+			if x == b {
+				continue
+			}
+			for _, q := range f.preds[x] {
+				if !construct[q] {
+					return &cfgError{"selection entered from outside"}
+				}
+			}
+		}
+		if len(p.succ[b]) <= 2 {
+			continue
+		}
+		cases := distinct(p.succ[b])
+		for _, c := range cases {
+			if c == m {
+				continue
+			}
+			for x := range p.reachBefore(c, m, true, loops, loopOf) {
+				if x != c && contains(cases, x) {
+					return &cfgError{"switch case falling through"}
+				}
+				if !f.dominates(c, x) && x != latch {
+					return &cfgError{"switch cases sharing blocks"}
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // regionSucc is b's successors in its loop's region: leaving the loop or
@@ -380,9 +449,14 @@ func (p *cfgPlan) regionSucc(b int, n int, loops map[int]*loopInfo, loopOf []int
 	return out
 }
 
-// collapsedSucc is a collapsed inner loop's successor in its parent's region.
+// collapsedSucc is a collapsed inner loop's successor in its parent's
+// region: its exit block, -1 for the virtual exit (the exit leaves the
+// parent loop too), or noExit for a loop that never exits.
 func collapsedSucc(h int, loops map[int]*loopInfo, loopOf []int, n int) int {
 	l := loops[h]
+	if len(l.exits) == 0 {
+		return noExit
+	}
 	if len(l.exits) != 1 {
 		return -1
 	}
@@ -418,11 +492,13 @@ func (p *cfgPlan) regionPostDominators(f *cfgFacts, loops map[int]*loopInfo, loo
 			succ[b] = append(succ[b], s)
 		}
 		if loops[b] != nil {
-			s := collapsedSucc(b, loops, loopOf, n)
-			if s < 0 {
-				s = exit
+			switch s := collapsedSucc(b, loops, loopOf, n); {
+			case s == noExit:
+			case s < 0:
+				succ[n+b] = []int{exit}
+			default:
+				succ[n+b] = []int{s}
 			}
-			succ[n+b] = []int{s}
 		}
 	}
 	// Dominators of the reverse graph rooted at the exit.
@@ -479,35 +555,237 @@ func (p *cfgPlan) regionPostDominators(f *cfgFacts, loops map[int]*loopInfo, loo
 }
 
 // reachBefore is the set of nodes reachable from b, b included, in b's
-// region without passing through m.
-func (p *cfgPlan) reachBefore(b, m int, loops map[int]*loopInfo, loopOf []int) map[int]bool {
+// region without passing through m. An inner loop met on the way counts whole
+// (its body) and the walk goes on at its exit; with collapseStart, b itself
+// is such a loop (a switch case that is a loop header).
+func (p *cfgPlan) reachBefore(b, m int, collapseStart bool, loops map[int]*loopInfo, loopOf []int) map[int]bool {
 	n := len(p.succ)
-	seen := map[int]bool{b: true}
-	work := []int{b}
-	for len(work) > 0 {
-		x := work[len(work)-1]
-		work = work[:len(work)-1]
-		for _, s := range p.regionSucc(x, n, loops, loopOf) {
-			if s >= n {
-				// An inner loop: its body belongs to the construct, continue at its merge.
-				h := s - n
-				if h == m {
-					continue
-				}
+	seen := map[int]bool{}
+	seenLoop := map[int]bool{}
+	var work []int
+	visit := func(s int) {
+		if s < 0 {
+			return
+		}
+		h := s
+		if s >= n {
+			h = s - n
+		}
+		if h == m {
+			return
+		}
+		if s >= n {
+			if !seenLoop[h] {
+				seenLoop[h] = true
 				for c := range loops[h].body {
 					seen[c] = true
 				}
-				s = collapsedSucc(h, loops, loopOf, n)
-				if s >= n {
-					s -= n
-				}
+				work = append(work, s)
 			}
-			if s < 0 || s == m || seen[s] {
-				continue
-			}
+			return
+		}
+		if !seen[s] {
 			seen[s] = true
 			work = append(work, s)
 		}
 	}
+	if collapseStart && loops[b] != nil {
+		visit(n + b)
+	} else {
+		seen[b] = true
+		work = append(work, b)
+	}
+	for len(work) > 0 {
+		x := work[len(work)-1]
+		work = work[:len(work)-1]
+		if x >= n {
+			visit(collapsedSucc(x-n, loops, loopOf, n))
+			continue
+		}
+		for _, s := range p.regionSucc(x, n, loops, loopOf) {
+			visit(s)
+		}
+	}
 	return seen
+}
+
+// joinIgnoringEarlyReturns finds the merge of selection b when the paths
+// from b meet only at the virtual exit because some of them return early:
+//   - an arm target that b does not dominate is entered from outside b's
+//     construct, so it can only be the merge;
+//   - otherwise a return reachable from only one arm is an early exit of b's
+//     construct and is ignored, and the merge is b's immediate
+//     post-dominator among the paths reaching the blocks two arms share;
+//   - when the arms share nothing, the one arm that does not only return
+//     (if there is exactly one) continues past the selection: its target is
+//     the merge.
+//
+// It returns -1 when there is no merge (a fresh unreachable block then).
+func (p *cfgPlan) joinIgnoringEarlyReturns(b int, f *cfgFacts, loops map[int]*loopInfo, loopOf []int) int {
+	n := f.n
+	exit := 2 * n
+	next := func(x int) []int {
+		if x >= n {
+			s := collapsedSucc(x-n, loops, loopOf, n)
+			switch {
+			case s == noExit:
+				return nil
+			case s < 0:
+				return []int{exit}
+			}
+			return []int{s}
+		}
+		if len(p.succ[x]) == 0 {
+			return nil // a return: classified below
+		}
+		var out []int
+		for _, s := range p.regionSucc(x, n, loops, loopOf) {
+			if s < 0 {
+				s = exit
+			}
+			out = append(out, s)
+		}
+		return out
+	}
+	reach := func(from int) map[int]bool {
+		seen := map[int]bool{from: true}
+		work := []int{from}
+		for len(work) > 0 {
+			x := work[len(work)-1]
+			work = work[:len(work)-1]
+			for _, s := range next(x) {
+				if s != exit && !seen[s] {
+					seen[s] = true
+					work = append(work, s)
+				}
+			}
+		}
+		return seen
+	}
+	var arms []map[int]bool
+	var targets, outside []int
+	for _, s := range distinct(next(b)) {
+		if s == exit {
+			continue
+		}
+		arms = append(arms, reach(s))
+		targets = append(targets, s)
+		h := s
+		if h >= n {
+			h -= n
+		}
+		if !f.dominates(b, h) || h == b {
+			outside = append(outside, h)
+		}
+	}
+	if len(outside) == 1 {
+		return outside[0]
+	}
+	if len(arms) < 2 {
+		return -1
+	}
+	shared := map[int]bool{}
+	for i := range arms {
+		for j := i + 1; j < len(arms); j++ {
+			for x := range arms[i] {
+				if arms[j][x] {
+					shared[x] = true
+				}
+			}
+		}
+	}
+	if len(shared) == 0 {
+		// Which arms go on rather than only return: they reach a loop exit,
+		// a continue, or a block outside b's dominance?
+		var goOn []int
+		for i, a := range arms {
+			for x := range a {
+				hx := x
+				if hx >= n {
+					hx -= n
+				}
+				if contains(next(x), exit) || !f.dominates(b, hx) {
+					goOn = append(goOn, targets[i])
+					break
+				}
+			}
+		}
+		if len(goOn) == 1 {
+			m := goOn[0]
+			if m >= n {
+				m -= n
+			}
+			return m
+		}
+		return -1
+	}
+	all := reach(b)
+	// Local graph over the nodes reachable from b, indexed densely; a return
+	// reachable from every arm goes to the exit, an early one is a dead end.
+	idx := map[int]int{}
+	var nodes []int
+	for x := range all {
+		idx[x] = len(nodes)
+		nodes = append(nodes, x)
+	}
+	ex := len(nodes)
+	rsucc := make([][]int, ex+1) // reverse edges: from a node to its predecessors
+	for _, x := range nodes {
+		succ := next(x)
+		if x < n && len(p.succ[x]) == 0 && shared[x] {
+			succ = []int{exit}
+		}
+		for _, s := range succ {
+			j := ex
+			if s != exit {
+				j = idx[s]
+			}
+			rsucc[j] = append(rsucc[j], idx[x])
+		}
+	}
+	// Dominators of the reverse graph from the exit.
+	num := make([]int, ex+1)
+	for i := range num {
+		num[i] = -1
+	}
+	var post []int
+	visited := make([]bool, ex+1)
+	type frame struct{ node, next int }
+	stack := []frame{{ex, 0}}
+	visited[ex] = true
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		if top.next < len(rsucc[top.node]) {
+			s := rsucc[top.node][top.next]
+			top.next++
+			if !visited[s] {
+				visited[s] = true
+				stack = append(stack, frame{s, 0})
+			}
+			continue
+		}
+		post = append(post, top.node)
+		stack = stack[:len(stack)-1]
+	}
+	var order []int
+	for i := len(post) - 1; i >= 0; i-- {
+		num[post[i]] = len(order)
+		order = append(order, post[i])
+	}
+	preds := make([][]int, ex+1) // predecessors in the reverse graph = successors
+	for u := range rsucc {
+		for _, v := range rsucc[u] {
+			preds[v] = append(preds[v], u)
+		}
+	}
+	pdom := dominators(order, num, preds)
+	d := pdom[idx[b]]
+	if d < 0 || d == ex {
+		return -1
+	}
+	m := nodes[d]
+	if m >= n {
+		m -= n
+	}
+	return m
 }

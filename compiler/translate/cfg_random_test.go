@@ -1,0 +1,128 @@
+package translate
+
+import (
+	"context"
+	"errors"
+	"math/rand"
+	"os"
+	"strconv"
+	"testing"
+
+	"github.com/airpipe/airpipe/compiler/air"
+	"github.com/airpipe/airpipe/compiler/spirv"
+)
+
+// randomKernel builds a kernel whose body is the control-flow graph succ
+// (no successors: ret; one: br; two: conditional br on a kernel argument
+// bit; three or more: switch on the argument).
+func randomKernel(succ [][]int) (*air.Module, air.EntryPoint) {
+	i1, i32 := &air.IntType{Bits: 1}, &air.IntType{Bits: 32}
+	fn := &air.Function{Sig: &air.FunctionType{Ret: air.Void, Params: []air.Type{i32}}}
+	fn.Name = "cfg"
+	arg := &air.Argument{Typ: i32, Index: 0, Func: fn}
+	fn.Args = []*air.Argument{arg}
+	for i := range succ {
+		fn.Blocks = append(fn.Blocks, &air.Block{Func: fn, Index: i})
+	}
+	for i, s := range succ {
+		bl := fn.Blocks[i]
+		switch len(s) {
+		case 0:
+			bl.Insts = append(bl.Insts, &air.Ret{InstBase: air.InstBase{Typ: air.Void, Parent: bl}})
+		case 1:
+			bl.Insts = append(bl.Insts, &air.Br{InstBase: air.InstBase{Typ: air.Void, Parent: bl}, True: fn.Blocks[s[0]]})
+		case 2:
+			bit := &air.BinOp{InstBase: air.InstBase{Typ: i32, Parent: bl}, Op: air.OpAnd, X: arg, Y: &air.ConstInt{Typ: i32, Bits: uint64(1) << uint(i%31)}}
+			c := &air.Cmp{InstBase: air.InstBase{Typ: i1, Parent: bl}, Pred: 33, X: bit, Y: &air.ConstInt{Typ: i32}}
+			bl.Insts = append(bl.Insts, bit, c, &air.Br{InstBase: air.InstBase{Typ: air.Void, Parent: bl}, Cond: c, True: fn.Blocks[s[0]], False: fn.Blocks[s[1]]})
+		default:
+			sw := &air.Switch{InstBase: air.InstBase{Typ: air.Void, Parent: bl}, Cond: arg, Default: fn.Blocks[s[0]]}
+			for k, d := range s[1:] {
+				sw.Cases = append(sw.Cases, air.Case{Value: &air.ConstInt{Typ: i32, Bits: uint64(k + 1)}, Dest: fn.Blocks[d]})
+			}
+			bl.Insts = append(bl.Insts, sw)
+		}
+	}
+	m := &air.Module{Functions: []*air.Function{fn}}
+	ep := air.EntryPoint{Stage: air.Kernel, Function: fn, Inputs: []air.Binding{{Param: 0, Role: "air.thread_position_in_grid", Location: -1, Type: i32}}}
+	return m, ep
+}
+
+// TestRandomCFGs checks the structuriser's promise on random graphs: every
+// graph either translates to SPIR-V that spirv-val accepts or is refused as
+// translate/unsupported-cfg; never invalid output.
+func TestRandomCFGs(t *testing.T) {
+	needValidator(t)
+	seed := int64(1)
+	if s := os.Getenv("AIRPIPE_CFG_SEED"); s != "" {
+		seed, _ = strconv.ParseInt(s, 10, 64)
+	}
+	rng := rand.New(rand.NewSource(seed))
+	n := 300
+	if s := os.Getenv("AIRPIPE_CFG_GRAPHS"); s != "" {
+		n, _ = strconv.Atoi(s)
+	}
+	if testing.Short() {
+		n = 40
+	}
+	var ok, refused int
+	shapes := map[string]int{}
+	for iter := 0; iter < n; iter++ {
+		size := 2 + rng.Intn(11)
+		succ := make([][]int, size)
+		for i := range succ {
+			k := []int{0, 1, 1, 2, 2, 2, 3}[rng.Intn(7)]
+			if i == size-1 {
+				k = 0
+			}
+			for j := 0; j < k; j++ {
+				// Mostly forward edges, sometimes back edges.
+				var d int
+				if rng.Intn(4) == 0 {
+					d = rng.Intn(i + 1)
+				} else {
+					d = i + 1 + rng.Intn(size-i-1+boolInt(i == size-1))
+					if d >= size {
+						d = size - 1
+					}
+				}
+				if d == 0 {
+					d = 1 % size // the entry block has no predecessors in LLVM
+				}
+				succ[i] = append(succ[i], d)
+			}
+		}
+		m, ep := randomKernel(succ)
+		out, err := Translate(m, ep)
+		var me *MissingError
+		if errors.As(err, &me) {
+			for _, f := range me.Missing {
+				if f.Code != CodeUnsupportedCFG {
+					t.Fatalf("graph %v: unexpected finding %v", succ, f)
+				}
+				shapes[f.Detail]++
+			}
+			refused++
+			continue
+		}
+		if err != nil {
+			t.Fatalf("graph %v: %v", succ, err)
+		}
+		if err := spirv.Validate(context.Background(), out.SPIRV); err != nil {
+			var ve *spirv.ValidationError
+			if errors.As(err, &ve) {
+				t.Fatalf("graph %v: spirv-val rejects: %s", succ, firstErrorLine(ve.Output))
+			}
+			t.Fatal(err)
+		}
+		ok++
+	}
+	t.Logf("%d random graphs: %d valid, %d refused as unsupported-cfg %v", n, ok, refused, shapes)
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -11,6 +11,8 @@ import (
 type Options struct {
 	// Oracle names the reader's oracle: "" (none) or "llvm-dis".
 	Oracle string
+	// Compile configures the compile stage.
+	Compile CompileOptions
 }
 
 // Default returns airpipe's stages in their fixed order. A stage exists in
@@ -20,6 +22,7 @@ func Default(o Options) []pipeline.Stage[*Module] {
 		Container(),
 		Reader(o.Oracle == "llvm-dis"),
 		Translate(),
+		Compile(o.Compile),
 	}
 }
 

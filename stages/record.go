@@ -68,6 +68,9 @@ func Record(run RunInfo, d pipeline.Done[*Module]) analytics.Row {
 		for _, f := range res.Missing {
 			row.Missing = append(row.Missing, analytics.Finding{Code: f.Code, Detail: f.Detail})
 		}
+		if t := res.Data["targets"]; name == "compile" && t != "" {
+			row.CompileTarget = t
+		}
 		for k, v := range res.Data {
 			row.Data = append(row.Data, name+"."+k+"="+v)
 		}

@@ -11,7 +11,12 @@ import (
 	"strings"
 )
 
-func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }
+func main() {
+	if len(os.Args) == 2 && os.Args[1] == compileChildCommand {
+		os.Exit(serveCompileChild())
+	}
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
 
 // command is one subcommand: its one-line summary and its entry point.
 type command struct {
@@ -32,6 +37,7 @@ func commands() map[string]command {
 		"trends":     {"stage counts across runs over time", trendsCmd},
 		"trend":      {"the same as trends", trendsCmd},
 		"repro":      {"write a self-contained directory that replays one module of a run", reproCmd},
+		"devices":    {"list the Vulkan devices and compile targets this machine offers", devicesCmd},
 		"version":    {"print airpipe's version and its stages' versions", versionCmd},
 	}
 }

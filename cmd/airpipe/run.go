@@ -19,6 +19,7 @@ import (
 
 	"github.com/airpipe/airpipe/analytics"
 	"github.com/airpipe/airpipe/corpus"
+	"github.com/airpipe/airpipe/device"
 	"github.com/airpipe/airpipe/pipeline"
 	"github.com/airpipe/airpipe/stages"
 )
@@ -41,24 +42,25 @@ Examples:
 
 // runOptions are the flags of 'airpipe run'.
 type runOptions struct {
-	out           string
-	jobs          int
-	stageJobs     []string
-	stages        string
-	timeout       time.Duration
-	jsonOut       bool
-	maxFileSize   int64
-	progress      string
-	runID         string
-	cacheDir      string
-	noCache       bool
-	shard         string
-	resume        string
-	checkpoint    time.Duration
-	oracle        string
-	stageConfig   string
-	maxScanSize   int64
-	firmwareCache string
+	out            string
+	jobs           int
+	stageJobs      []string
+	stages         string
+	timeout        time.Duration
+	jsonOut        bool
+	maxFileSize    int64
+	progress       string
+	runID          string
+	cacheDir       string
+	noCache        bool
+	shard          string
+	resume         string
+	checkpoint     time.Duration
+	oracle         string
+	stageConfig    string
+	maxScanSize    int64
+	firmwareCache  string
+	compileTargets string
 }
 
 // bindRunFlags declares run's flags into o.
@@ -80,6 +82,7 @@ func bindRunFlags(fs *pflag.FlagSet, o *runOptions) {
 	fs.StringVar(&o.resume, "resume", "", "continue the interrupted run in RUN_DIR with its original arguments")
 	fs.StringVar(&o.oracle, "oracle", "", "check the reader against an oracle: llvm-dis (llvm-dis-19 must agree with our printed module)")
 	fs.StringVar(&o.stageConfig, "stage-config", "", "JSON file adding exec stages (external tools) or replacing built-in ones; see docs/stages.md")
+	fs.StringVar(&o.compileTargets, "compile-targets", strings.Join(device.DefaultTargets, ","), "compile stage targets: radv-<family> (RADV's null device: real AMD ISA, no hardware), lavapipe, or a device name (see 'airpipe devices')")
 	fs.DurationVar(&o.checkpoint, "checkpoint", 10*time.Second, "land written rows in a part file at least this often (a kill loses at most this much work)")
 }
 
@@ -127,14 +130,23 @@ func buildStages(o runOptions) ([]pipeline.Stage[*stages.Module], error) {
 	default:
 		return nil, fmt.Errorf("--oracle %q: the only oracle is llvm-dis", o.oracle)
 	}
-	list := stages.Default(stages.Options{Oracle: o.oracle})
+	targets, err := device.ParseTargets(o.compileTargets)
+	if err != nil {
+		return nil, fmt.Errorf("--compile-targets: %w", err)
+	}
+	child, err := compileChildArgv()
+	if err != nil {
+		return nil, err
+	}
+	list := stages.Default(stages.Options{Oracle: o.oracle,
+		Compile: stages.CompileOptions{Targets: targets, ChildArgv: child, Timeout: o.timeout}})
 	if o.stageConfig != "" {
 		var err error
 		if list, err = stages.ApplyConfig(list, o.stageConfig); err != nil {
 			return nil, fmt.Errorf("--stage-config: %w", err)
 		}
 	}
-	list, err := stages.Select(list, o.stages)
+	list, err = stages.Select(list, o.stages)
 	if err != nil {
 		return nil, fmt.Errorf("--stages: %w", err)
 	}

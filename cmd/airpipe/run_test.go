@@ -102,6 +102,17 @@ func TestRunBadCorpus(t *testing.T) {
 			t.Errorf("rows %+v: got %d, want %d (all: %v)", k, got[k], n, got)
 		}
 	}
+	// The good modules go all the way through the stages that run here.
+	for _, r := range rows {
+		if r.FailureCode == "" && filepath.Base(r.Source) == "compute.metallib" {
+			if r.TranslateStatus != "passed" || (r.CompileStatus != "passed" && r.CompileStatus != "unavailable") {
+				t.Errorf("%s: translate %s compile %s (%s)", r.Function, r.TranslateStatus, r.CompileStatus, r.StatusReason)
+			}
+			if r.CompileStatus == "passed" && r.CompileTarget != "radv-navi21,lavapipe" {
+				t.Errorf("%s: compile target %q", r.Function, r.CompileTarget)
+			}
+		}
+	}
 	if len(rows) != 5 {
 		t.Errorf("got %d rows, want 5: %v", len(rows), got)
 	}

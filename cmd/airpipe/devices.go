@@ -1,0 +1,59 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/airpipe/airpipe/device"
+)
+
+// compileChildCommand is the hidden subcommand a compile child runs: it
+// serves compile requests on stdin/stdout (device.ServeCompileChild), so a
+// driver crash kills the child and fails only the module being compiled.
+const compileChildCommand = "__compile-child"
+
+func serveCompileChild() int {
+	if err := device.ServeCompileChild(os.Stdin, os.Stdout); err != nil {
+		fmt.Fprintf(os.Stderr, "airpipe %s: %v\n", compileChildCommand, err)
+		return 1
+	}
+	return 0
+}
+
+// compileChildArgv starts this very program as a compile child.
+func compileChildArgv() ([]string, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("compile stage: cannot find this program to start compile children: %w", err)
+	}
+	return []string{exe, compileChildCommand}, nil
+}
+
+const devicesDescription = `Lists the Vulkan devices the system loader offers (with RADV's null device when
+Mesa's radeon driver is installed), their drivers and the limits airpipe uses, and
+the default compile targets. A machine without Vulkan says so and exits 1.
+
+Examples:
+  airpipe devices
+  RADV_FORCE_FAMILY=navi21 airpipe devices`
+
+func devicesCmd(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("devices", "devices", devicesDescription, stdout)
+	if code, done := parseFlags(fs, args, stderr); done {
+		return code
+	}
+	facts, err := device.Devices()
+	if err != nil {
+		fmt.Fprintf(stderr, "airpipe devices: %v\n", err)
+		return 1
+	}
+	for _, f := range facts {
+		fmt.Fprintf(stdout, "%d  %s\n   driver %s (%s), Vulkan %s, %s\n   min storage buffer offset alignment %d, max workgroup invocations %d, timestamp period %g ns\n",
+			f.Index, f.Name, f.Driver, f.DriverInfo, f.APIVersion, f.Kind,
+			f.Limits.MinStorageBufferOffsetAlignment, f.Limits.MaxComputeWorkGroupInvocations, f.Limits.TimestampPeriod)
+	}
+	fmt.Fprintf(stdout, "default compile targets: %s\n", strings.Join(device.DefaultTargets, ", "))
+	return 0
+}

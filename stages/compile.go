@@ -1,0 +1,181 @@
+package stages
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/airpipe/airpipe/device"
+	"github.com/airpipe/airpipe/pipeline"
+)
+
+// compileVersion changes whenever the compile stage's verdicts change.
+const compileVersion = "1"
+
+// Compile failure codes.
+const (
+	// CodeDriverError: the driver refused the pipeline; detail is
+	// "<target> <vkCall> <VkResult>".
+	CodeDriverError = "compile/driver-error"
+	// CodeDriverCrash: the driver crashed (or hung past the timeout) in its
+	// child process; detail is the target.
+	CodeDriverCrash = "compile/driver-crash"
+	// CodeSPIRVRejected: the device layer could not read the SPIR-V.
+	CodeSPIRVRejected = "compile/spirv-rejected"
+	// CodeBadArgument: the entry point or interface did not fit the API.
+	CodeBadArgument = "compile/bad-argument"
+)
+
+// CompileOptions configure the compile stage.
+type CompileOptions struct {
+	// Targets are the compile targets (device.ParseTargets); empty means
+	// device.DefaultTargets: RADV's null device for navi21, and lavapipe.
+	Targets []string
+	// ChildArgv starts a compile child (a program whose main runs
+	// device.ServeCompileChild), e.g. {airpipe, "__compile-child"}. Every
+	// compile runs in one, so a driver crash fails only its module.
+	ChildArgv []string
+	// Timeout bounds one compile.
+	Timeout time.Duration
+}
+
+// Compile is the compile stage: a real driver builds the pipeline of every
+// translated entry point on each target. It passes only when every target
+// accepts it; a target absent here makes the stage unavailable, with the
+// reason, never passed. ISA statistics go to the row's data.
+func Compile(o CompileOptions) pipeline.Stage[*Module] {
+	if len(o.Targets) == 0 {
+		o.Targets = append([]string(nil), device.DefaultTargets...)
+	}
+	pools := make([]*compilerPool, len(o.Targets))
+	for i, t := range o.Targets {
+		pools[i] = &compilerPool{target: t, argv: o.ChildArgv, timeout: o.Timeout}
+	}
+	return pipeline.Stage[*Module]{
+		Name: "compile", Version: compileVersion + "+" + strings.Join(o.Targets, ","),
+		Run: func(ctx context.Context, m *Module) pipeline.Result { return compileModule(ctx, m, pools) },
+	}
+}
+
+func compileModule(_ context.Context, m *Module, pools []*compilerPool) pipeline.Result {
+	tr := m.Translation
+	if tr == nil {
+		return pipeline.Fail(CodeNoIR, "translate", "no SPIR-V: the translate stage was replaced by an exec stage")
+	}
+	data := map[string]string{}
+	var names []string
+	for _, p := range pools {
+		c, err := p.get()
+		if err != nil {
+			return pipeline.Unavailablef(fmt.Sprintf("compile target %s: %v", p.target, err))
+		}
+		stats, err := compileOn(c, tr.Reflection.Stage, tr.SPIRV, tr.Entry, workgroupOf(m))
+		p.put(c)
+		name := c.Target().Name
+		if err != nil {
+			return compileFailure(name, err)
+		}
+		names = append(names, name)
+		for _, k := range stats.Keys() {
+			data[name+"."+k] = stats[k]
+		}
+	}
+	r := pipeline.Pass()
+	data["targets"] = strings.Join(names, ",")
+	r.Data = data
+	return r
+}
+
+// workgroupOf is the kernel's default local size from the reflection.
+func workgroupOf(m *Module) [3]uint32 {
+	if w := m.Translation.Reflection.Workgroup; w != nil {
+		return w.Default
+	}
+	return [3]uint32{}
+}
+
+func compileOn(c *device.ChildCompiler, stage string, spirv []byte, entry string, local [3]uint32) (device.Stats, error) {
+	switch stage {
+	case "kernel":
+		return c.CompileCompute(spirv, entry, local)
+	case "vertex":
+		return c.CompileGraphics(spirv, nil, entry, "", nil)
+	case "fragment":
+		return c.CompileGraphics(nil, spirv, "", entry, nil)
+	}
+	return nil, fmt.Errorf("no pipeline for stage %q", stage)
+}
+
+// compileFailure turns a device error into the module's failure.
+func compileFailure(target string, err error) pipeline.Result {
+	var de *device.DriverError
+	var ce *device.CrashError
+	var se *device.SPIRVError
+	var ae *device.ArgumentError
+	switch {
+	case errors.As(err, &de):
+		return pipeline.Fail(CodeDriverError, fmt.Sprintf("%s %s %d", target, de.Call, de.Result), err.Error())
+	case errors.As(err, &ce):
+		code := CodeDriverCrash
+		if ce.Timeout {
+			code = pipeline.CodeTimeout
+		}
+		return pipeline.Fail(code, target, err.Error())
+	case errors.As(err, &se):
+		return pipeline.Fail(CodeSPIRVRejected, target, err.Error())
+	case errors.As(err, &ae):
+		return pipeline.Fail(CodeBadArgument, target, err.Error())
+	}
+	return pipeline.Fail(CodeBadArgument, target, err.Error())
+}
+
+// compilerPool keeps compile children for one target: each compiles one
+// module at a time, so workers take one, use it and give it back. The
+// first open failure (target absent) is remembered and reported for every
+// module.
+type compilerPool struct {
+	target  string
+	argv    []string
+	timeout time.Duration
+
+	mu      sync.Mutex
+	free    []*device.ChildCompiler
+	openErr error
+}
+
+func (p *compilerPool) get() (*device.ChildCompiler, error) {
+	p.mu.Lock()
+	if p.openErr != nil {
+		err := p.openErr
+		p.mu.Unlock()
+		return nil, err
+	}
+	if n := len(p.free); n > 0 {
+		c := p.free[n-1]
+		p.free = p.free[:n-1]
+		p.mu.Unlock()
+		return c, nil
+	}
+	p.mu.Unlock()
+	if len(p.argv) == 0 {
+		return nil, errors.New("no compile child program configured")
+	}
+	c, err := device.OpenChildCompiler(p.target, p.argv, nil)
+	if err != nil {
+		p.mu.Lock()
+		p.openErr = err
+		p.mu.Unlock()
+		return nil, err
+	}
+	c.Timeout = p.timeout
+	return c, nil
+}
+
+func (p *compilerPool) put(c *device.ChildCompiler) {
+	p.mu.Lock()
+	p.free = append(p.free, c)
+	p.mu.Unlock()
+}

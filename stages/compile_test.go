@@ -1,0 +1,81 @@
+package stages
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/airpipe/airpipe/compiler/translate"
+	"github.com/airpipe/airpipe/device"
+	"github.com/airpipe/airpipe/pipeline"
+)
+
+// TestMain lets the test binary serve as the compile child.
+func TestMain(m *testing.M) {
+	if len(os.Args) == 2 && os.Args[1] == "__compile-child" {
+		if err := device.ServeCompileChild(os.Stdin, os.Stdout); err != nil {
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+func assemble(t *testing.T, name string) []byte {
+	t.Helper()
+	if _, err := exec.LookPath("spirv-as"); err != nil {
+		t.Skip("spirv-as not installed (Debian spirv-tools)")
+	}
+	out := filepath.Join(t.TempDir(), "m.spv")
+	src := filepath.Join("..", "device", "testdata", name)
+	if b, err := exec.Command("spirv-as", "--target-env", "vulkan1.2", src, "-o", out).CombinedOutput(); err != nil {
+		t.Fatalf("spirv-as %s: %v\n%s", name, err, b)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestCompileStage: a valid kernel passes on both default targets with RADV
+// statistics; a module the drivers cannot take fails that module only, and
+// the next module compiles again; an absent target is unavailable, never
+// passed.
+func TestCompileStage(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := device.Devices(); err != nil {
+		t.Skipf("no Vulkan here: %v", err)
+	}
+	good := assemble(t, "gid3.spvasm")
+	bad := assemble(t, "invalid.spvasm")
+	st := Compile(CompileOptions{ChildArgv: []string{exe, "__compile-child"}})
+	mod := func(spirv []byte) *Module {
+		return &Module{artifacts: artifacts{Translation: &translate.Output{SPIRV: spirv, Entry: "main",
+			Reflection: translate.Reflection{Stage: "kernel", Entry: "main"}}}}
+	}
+	r := st.Run(context.Background(), mod(good))
+	if r.Status != pipeline.Passed || r.Data["targets"] != "radv-navi21,lavapipe" {
+		t.Fatalf("good kernel: %+v", r)
+	}
+	if r.Data["radv-navi21.VGPRs"] == "" {
+		t.Errorf("no RADV statistics in %v", r.Data)
+	}
+	r = st.Run(context.Background(), mod(bad))
+	if r.Status != pipeline.Failed || (r.Code != CodeDriverCrash && r.Code != CodeDriverError && r.Code != CodeSPIRVRejected) {
+		t.Fatalf("invalid module: %+v", r)
+	}
+	if r = st.Run(context.Background(), mod(good)); r.Status != pipeline.Passed {
+		t.Fatalf("compiling after a driver failure: %+v", r)
+	}
+	absent := Compile(CompileOptions{Targets: []string{"no-such-gpu-xyz"}, ChildArgv: []string{exe, "__compile-child"}})
+	if r = absent.Run(context.Background(), mod(good)); r.Status != pipeline.Unavailable || !strings.Contains(r.Message, "no-such-gpu-xyz") {
+		t.Fatalf("absent target: %+v", r)
+	}
+}

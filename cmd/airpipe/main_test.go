@@ -6,10 +6,19 @@ import (
 )
 
 // TestMain lets the test binary serve as its own compile child, as the
-// airpipe binary does (os.Executable is the test binary under go test).
+// airpipe binary does (os.Executable is the test binary under go test), and
+// points the user cache directory at a temporary one.
 func TestMain(m *testing.M) {
 	if len(os.Args) == 2 && os.Args[1] == compileChildCommand {
 		os.Exit(serveCompileChild())
 	}
-	os.Exit(m.Run())
+	// Tests never read or write the user's caches.
+	dir, err := os.MkdirTemp("", "airpipe-test-cache-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("XDG_CACHE_HOME", dir)
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/airpipe/airpipe/compiler/bitcode"
 	"github.com/airpipe/airpipe/corpus/mtlb"
 )
 
@@ -17,11 +18,13 @@ archive's entries. With FUNCTION, only that function (by name or index).
 Examples:
   airpipe inspect default.metallib
   airpipe inspect --json default.metallib | jq '.functions[].name'
-  airpipe inspect default.metallib blit_vs`
+  airpipe inspect default.metallib blit_vs
+  airpipe inspect --ll default.metallib blit_vs     # the module as LLVM text (our own reader)`
 
 func inspectCmd(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("inspect", "inspect [--json] FILE [FUNCTION]", inspectDescription, stdout)
+	fs := newFlags("inspect", "inspect [--json | --ll] FILE [FUNCTION]", inspectDescription, stdout)
 	asJSON := fs.Bool("json", false, "print JSON instead of text")
+	asLL := fs.Bool("ll", false, "print FUNCTION's module as LLVM text, read by airpipe's own bitcode reader")
 	if code, done := parseFlags(fs, args, stderr); done {
 		return code
 	}
@@ -45,15 +48,37 @@ func inspectCmd(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "airpipe inspect: %s has no function %q\n", fs.Arg(0), fs.Arg(1))
 			return 1
 		}
-		if *asJSON {
+		switch {
+		case *asLL:
+			return writeLL(f, stdout, stderr)
+		case *asJSON:
 			return writeJSON(stdout, stderr, f)
 		}
 		return writeOrFail(f.WriteText(stdout), stderr)
+	}
+	if *asLL {
+		fmt.Fprintln(stderr, "airpipe inspect: --ll needs FUNCTION")
+		return 2
 	}
 	if *asJSON {
 		return writeJSON(stdout, stderr, lib)
 	}
 	return writeOrFail(lib.WriteText(stdout), stderr)
+}
+
+// writeLL prints a function's module as LLVM text with airpipe's reader.
+func writeLL(f *mtlb.Function, stdout, stderr io.Writer) int {
+	raw, err := f.RawBitcode()
+	if err != nil {
+		fmt.Fprintf(stderr, "airpipe inspect: %v\n", err)
+		return 1
+	}
+	m, err := bitcode.ReadModule(raw)
+	if err != nil {
+		fmt.Fprintf(stderr, "airpipe inspect: %v\n", err)
+		return 1
+	}
+	return writeOrFail(bitcode.WriteLL(stdout, m), stderr)
 }
 
 // findFunction finds a function by name, or by index when no name matches.

@@ -23,6 +23,10 @@ type DINode struct {
 	Kind     string
 	Distinct bool
 	Ops      []uint64
+	// Refs[i] is the metadata operand i names when it is a reference
+	// (Ops[i]-1 indexes the metadata list); nil otherwise. Which operands
+	// are references depends on Kind.
+	Refs []Metadata
 }
 
 func (*MDString) isMetadata() {}

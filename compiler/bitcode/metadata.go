@@ -105,6 +105,7 @@ func (r *reader) readMetadata() *Error {
 			if len(ops) > 0 {
 				d.Distinct = ops[0]&1 != 0
 			}
+			r.diPending = append(r.diPending, d)
 			r.md = append(r.md, d)
 		}
 	}
@@ -274,6 +275,15 @@ func (r *reader) resolveMD() *Error {
 			nf.nm.Nodes[j] = m
 		}
 	}
+	for _, d := range r.diPending {
+		d.Refs = make([]air.Metadata, len(d.Ops))
+		for j, id := range d.Ops {
+			if id > 0 && id-1 < uint64(len(r.md)) {
+				d.Refs[j] = r.md[id-1]
+			}
+		}
+	}
+	r.diPending = r.diPending[:0]
 	r.mdPending = r.mdPending[:0]
 	r.namedPending = r.namedPending[:0]
 	for _, ops := range r.globalAttach {

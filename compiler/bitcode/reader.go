@@ -76,6 +76,7 @@ type reader struct {
 	namedPending []namedFixup
 	globalAttach [][]uint64
 	kindOrder    []uint64
+	diPending    []*air.DINode
 	mdKinds      map[uint64]string
 	globalInit   []globalInit
 	fnPending    []fnPending

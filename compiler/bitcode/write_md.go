@@ -32,11 +32,10 @@ func (p *printer) createSlot(md air.Metadata) {
 		}
 		p.mdSlot[n] = len(p.mdOrder)
 		p.mdOrder = append(p.mdOrder, n)
-		if n.Kind == "DILocation" {
-			for _, o := range p.locRefs[n] {
-				if o != nil {
-					p.createSlot(o)
-				}
+		for _, o := range p.diOperands(n) {
+			switch o.(type) {
+			case *air.MDNode, *air.DINode:
+				p.createSlot(o)
 			}
 		}
 	}
@@ -145,21 +144,34 @@ func (p *printer) mdBody(md air.Metadata) {
 		}
 		p.b('}')
 	case *air.DINode:
-		if n.Kind == "DILocation" && len(n.Ops) == 2 {
-			refs := p.locRefs[n]
+		if n.Kind == "DILocation" {
+			line, col, implicit := diOp(n, 1), diOp(n, 2), diOp(n, 5) != 0
+			if _, ok := p.locRefs[n]; ok {
+				line, col, implicit = n.Ops[0], n.Ops[1], false
+			}
+			ops := p.diOperands(n)
+			if n.Distinct {
+				p.s("distinct ")
+			}
 			p.s("!DILocation(line: ")
-			p.s(strconv.FormatUint(n.Ops[0], 10))
-			if n.Ops[1] != 0 {
+			p.s(strconv.FormatUint(line, 10))
+			if col != 0 {
 				p.s(", column: ")
-				p.s(strconv.FormatUint(n.Ops[1], 10))
+				p.s(strconv.FormatUint(col, 10))
 			}
 			p.s(", scope: ")
-			p.mdRef(refs[0])
-			if refs[1] != nil {
+			p.mdRef(ops[0])
+			if ops[1] != nil {
 				p.s(", inlinedAt: ")
-				p.mdRef(refs[1])
+				p.mdRef(ops[1])
+			}
+			if implicit {
+				p.s(", isImplicitCode: true")
 			}
 			p.b(')')
+			return
+		}
+		if p.diBody(n) {
 			return
 		}
 		// Specialised debug-info nodes are kept raw; their LLVM syntax is not printed.

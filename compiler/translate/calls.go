@@ -28,16 +28,17 @@ type funcState struct {
 	exitLabel  []spirv.ID
 	phis       [][]*phiSlot
 	pending    []pendingPhi
+	selectors  map[int]*phiSlot
 	isEntry    bool
 }
 
 func (t *translator) saveState() funcState {
-	return funcState{t.f, t.fn, t.vals, t.ptrs, t.res, t.roots, t.plan, t.entryLabel, t.exitLabel, t.phis, t.pending, t.isEntry}
+	return funcState{t.f, t.fn, t.vals, t.ptrs, t.res, t.roots, t.plan, t.entryLabel, t.exitLabel, t.phis, t.pending, t.selectors, t.isEntry}
 }
 
 func (t *translator) restoreState(s funcState) {
 	t.f, t.fn, t.vals, t.ptrs, t.res, t.roots = s.f, s.fn, s.vals, s.ptrs, s.res, s.roots
-	t.plan, t.entryLabel, t.exitLabel, t.phis, t.pending, t.isEntry = s.plan, s.entryLabel, s.exitLabel, s.phis, s.pending, s.isEntry
+	t.plan, t.entryLabel, t.exitLabel, t.phis, t.pending, t.selectors, t.isEntry = s.plan, s.entryLabel, s.exitLabel, s.phis, s.pending, s.selectors, s.isEntry
 }
 
 // callDefined lowers a call to a function with a body.

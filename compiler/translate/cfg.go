@@ -30,6 +30,11 @@ func (e *cfgError) Error() string { return "unsupported control flow: " + e.shap
 type cfgSplit struct {
 	node, target int
 	preds        []int
+	// A dispatch node (target -1) replaces a loop's several exits: the
+	// edges from predsOf[i] into targets[i] all enter node, which branches
+	// on which exit was taken (a selector phi) to targets[i].
+	targets []int
+	predsOf [][]int
 }
 
 // loopPlan is one loop: its header, merge (-1: none, a fresh unreachable
@@ -93,6 +98,33 @@ func (p *cfgPlan) split(preds []int, target int) {
 		}
 	}
 	p.splits = append(p.splits, cfgSplit{node: n, target: target, preds: append([]int(nil), preds...)})
+}
+
+// maxLoopExits bounds the exits a dispatch node may join.
+const maxLoopExits = 16
+
+// dispatch routes every exit edge of loop l through one new node that
+// branches to the exit taken, so the loop has a single exit (its merge).
+func (p *cfgPlan) dispatch(l *loopInfo, exits []int, f *cfgFacts) {
+	d := len(p.succ)
+	p.succ = append(p.succ, append([]int(nil), exits...))
+	ev := cfgSplit{node: d, target: -1, targets: exits}
+	for _, e := range exits {
+		var preds []int
+		for _, q := range f.preds[e] {
+			if l.body[q] {
+				preds = append(preds, q)
+				for i, s := range p.succ[q] {
+					if s == e {
+						p.succ[q][i] = d
+					}
+				}
+			}
+		}
+		sort.Ints(preds)
+		ev.predsOf = append(ev.predsOf, preds)
+	}
+	p.splits = append(p.splits, ev)
 }
 
 // graph facts recomputed on every planning attempt.
@@ -282,7 +314,24 @@ func (p *cfgPlan) try() (bool, error) {
 			}
 		}
 		if len(l.exits) > 1 {
-			return false, &cfgError{fmt.Sprintf("loop with %d exits", len(l.exits))}
+			if len(l.exits) > maxLoopExits {
+				return false, &cfgError{fmt.Sprintf("loop with %d exits", len(l.exits))}
+			}
+			for b := range l.body {
+				var outs []int
+				for _, s := range p.succ[b] {
+					if !l.body[s] && !contains(outs, s) {
+						outs = append(outs, s)
+					}
+				}
+				if len(outs) > 1 {
+					return false, &cfgError{"block leaving its loop to two exits"}
+				}
+			}
+			exits := append([]int(nil), l.exits...)
+			sort.Slice(exits, func(i, j int) bool { return f.rpoNum[exits[i]] < f.rpoNum[exits[j]] })
+			p.dispatch(l, exits, f)
+			return false, nil
 		}
 		for _, s := range p.succ[l.latches[0]] {
 			if s != h && !contains(l.exits, s) {

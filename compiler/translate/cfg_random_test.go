@@ -24,6 +24,34 @@ func randomKernel(succ [][]int) (*air.Module, air.EntryPoint) {
 	for i := range succ {
 		fn.Blocks = append(fn.Blocks, &air.Block{Func: fn, Index: i})
 	}
+	// Every block with predecessors starts with a phi: its predecessor's
+	// phi when it has one, else the predecessor's number, so that splits and
+	// dispatches must forward values correctly.
+	preds := make([][]int, len(succ))
+	for i, s := range succ {
+		for _, d := range s {
+			preds[d] = append(preds[d], i)
+		}
+	}
+	phis := make([]*air.Phi, len(succ))
+	for i := range succ {
+		if i > 0 && len(preds[i]) > 0 {
+			phis[i] = &air.Phi{InstBase: air.InstBase{Typ: i32, Parent: fn.Blocks[i]}}
+			fn.Blocks[i].Insts = append(fn.Blocks[i].Insts, phis[i])
+		}
+	}
+	for i := range succ {
+		if phis[i] == nil {
+			continue
+		}
+		for _, q := range preds[i] {
+			var v air.Value = &air.ConstInt{Typ: i32, Bits: uint64(q)}
+			if phis[q] != nil {
+				v = phis[q]
+			}
+			phis[i].Incoming = append(phis[i].Incoming, air.Incoming{Value: v, Block: fn.Blocks[q]})
+		}
+	}
 	for i, s := range succ {
 		bl := fn.Blocks[i]
 		switch len(s) {

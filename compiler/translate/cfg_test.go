@@ -23,7 +23,7 @@ func TestPlanCFG(t *testing.T) {
 		{"do-while loop", [][]int{{1}, {1, 2}, {}}, "", 0, 1, 0},
 		{"loop with if in body", [][]int{{1}, {2, 4}, {3, 5}, {5}, {}, {1}}, "", 1, 1, 2},
 		{"loop with two latches", [][]int{{1}, {2, 3}, {1, 4}, {1}, {}}, "", 2, 1, 2},
-		{"loop with two exits", [][]int{{1}, {2, 3}, {1, 4}, {}, {}}, "loop with 2 exits", 0, 0, 0},
+		{"loop with two exits", [][]int{{1}, {2, 3}, {1, 4}, {}, {}}, "", 1, 1, 2},
 		{"irreducible", [][]int{{1, 2}, {2}, {1, 3}, {}}, "irreducible", 0, 0, 0},
 		{"loop after if", [][]int{{1, 2}, {2}, {2, 3}, {}}, "", 1, 1, 1},
 	}

@@ -8,7 +8,7 @@ import (
 // phiSlot is one phi of a node: an LLVM phi, or the forwarding phi a
 // synthetic node carries for one phi of the node it forwards to.
 type phiSlot struct {
-	phi *air.Phi // the LLVM phi this slot stands for (or forwards)
+	phi *air.Phi // the LLVM phi this slot stands for (or forwards); nil for a dispatch selector
 	in  map[int]phiSrc
 	id  spirv.ID
 	pos int
@@ -18,6 +18,7 @@ type phiSlot struct {
 type phiSrc struct {
 	v    air.Value
 	slot *phiSlot
+	id   spirv.ID // a constant (a dispatch selector's exit number)
 }
 
 type pendingPhi struct {
@@ -43,7 +44,12 @@ func (t *translator) collectPhis() {
 			t.phis[i] = append(t.phis[i], s)
 		}
 	}
+	t.selectors = map[int]*phiSlot{}
 	for _, sp := range t.plan.splits {
+		if sp.target < 0 {
+			t.collectDispatch(sp)
+			continue
+		}
 		for _, target := range t.phis[sp.target] {
 			fwd := &phiSlot{phi: target.phi, in: map[int]phiSrc{}}
 			for _, q := range sp.preds {
@@ -58,6 +64,30 @@ func (t *translator) collectPhis() {
 	}
 }
 
+// collectDispatch gives a dispatch node its selector phi (which exit was
+// taken) and forwards the phis of every exit it branches to.
+func (t *translator) collectDispatch(sp cfgSplit) {
+	sel := &phiSlot{in: map[int]phiSrc{}}
+	for i, target := range sp.targets {
+		for _, q := range sp.predsOf[i] {
+			sel.in[q] = phiSrc{id: t.b.ConstantU32(uint32(i))}
+		}
+		for _, ts := range t.phis[target] {
+			fwd := &phiSlot{phi: ts.phi, in: map[int]phiSrc{}}
+			for _, q := range sp.predsOf[i] {
+				if src, ok := ts.in[q]; ok {
+					fwd.in[q] = src
+					delete(ts.in, q)
+				}
+			}
+			ts.in[sp.node] = phiSrc{slot: fwd}
+			t.phis[sp.node] = append(t.phis[sp.node], fwd)
+		}
+	}
+	t.selectors[sp.node] = sel
+	t.phis[sp.node] = append([]*phiSlot{sel}, t.phis[sp.node]...)
+}
+
 // emitPhis emits node's phis with placeholder operands, patched at the end.
 func (t *translator) emitPhis(node int) {
 	for _, s := range t.phis[node] {
@@ -65,7 +95,7 @@ func (t *translator) emitPhis(node int) {
 		s.pos = t.f.Len()
 		s.id = t.f.OpWords(spirv.OpPhi, typ)
 		t.pending = append(t.pending, pendingPhi{node, s})
-		if node < t.plan.orig && s.phi.Parent != nil && s.phi.Parent.Index == node {
+		if s.phi != nil && node < t.plan.orig && s.phi.Parent != nil && s.phi.Parent.Index == node {
 			if isPointer(s.phi.Type()) {
 				r := t.rootOf(s.phi)
 				t.ptrs[s.phi] = pointer{root: r, dyn: s.id, off: s.id}
@@ -77,7 +107,7 @@ func (t *translator) emitPhis(node int) {
 }
 
 func (t *translator) phiType(p *air.Phi) spirv.ID {
-	if isPointer(p.Type()) {
+	if p == nil || isPointer(p.Type()) {
 		return t.u32
 	}
 	return t.typ(p.Type())
@@ -103,9 +133,11 @@ func (t *translator) patchPhis() {
 				id = t.b.Undef(t.phiType(pp.slot.phi))
 			case src.slot != nil:
 				id = src.slot.id
+			case src.id != 0:
+				id = src.id
 			case isPointer(src.v.Type()):
 				p := t.ptr(src.v)
-				if p.root != t.rootOf(pp.slot.phi) {
+				if pp.slot.phi != nil && p.root != t.rootOf(pp.slot.phi) {
 					t.miss.add(CodeUnhandledInstruction, "phi of pointers into different memory")
 				}
 				id = p.off

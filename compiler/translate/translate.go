@@ -93,6 +93,7 @@ type translator struct {
 	exitLabel  []spirv.ID
 	phis       [][]*phiSlot
 	pending    []pendingPhi
+	selectors  map[int]*phiSlot
 	// workgroupSize is the kernel's local size (a spec-constant composite).
 	workgroupSize spirv.ID
 	u32           spirv.ID
@@ -213,6 +214,10 @@ func (t *translator) emitBody(fn *air.Function) {
 			t.f.Label(t.exitLabel[node])
 		}
 		if node >= plan.orig {
+			if sel := t.selectors[node]; sel != nil {
+				t.dispatchBranch(node, sel.id, freshLabel)
+				continue
+			}
 			t.f.Emit(spirv.OpBranch, uint32(t.entryLabel[plan.succ[node][0]]))
 			continue
 		}
@@ -237,6 +242,27 @@ func freshOr(node int, labels []spirv.ID, fresh func() spirv.ID) spirv.ID {
 		return fresh()
 	}
 	return labels[node]
+}
+
+// dispatchBranch ends a dispatch node: a branch on its selector to the exit taken.
+func (t *translator) dispatchBranch(node int, sel spirv.ID, fresh func() spirv.ID) {
+	succ := t.plan.succ[node]
+	var c spirv.ID
+	if len(succ) == 2 {
+		c = t.f.Op(spirv.OpIEqual, t.b.TypeBool(), sel, t.b.ConstantU32(0))
+	}
+	if m, ok := t.plan.selMerge[node]; ok && !t.opts.dropMerges {
+		t.f.Emit(spirv.OpSelectionMerge, uint32(freshOr(m, t.entryLabel, fresh)), uint32(spirv.SelectionControlNone))
+	}
+	if len(succ) == 2 {
+		t.f.Emit(spirv.OpBranchConditional, uint32(c), uint32(t.entryLabel[succ[0]]), uint32(t.entryLabel[succ[1]]))
+		return
+	}
+	ops := []uint32{uint32(sel), uint32(t.entryLabel[succ[0]])}
+	for i, s := range succ[1:] {
+		ops = append(ops, uint32(i+1), uint32(t.entryLabel[s]))
+	}
+	t.f.Emit(spirv.OpSwitch, ops...)
 }
 
 func (t *translator) terminator(node int, in air.Instruction, fresh func() spirv.ID) {

@@ -1,0 +1,255 @@
+package cpuref
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// needTools skips a test when the LLVM tools or the C compiler are absent.
+func needTools(t *testing.T) {
+	t.Helper()
+	for _, tool := range []string{"llvm-dis-19", "llc-19", "opt-19", "cc"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s is not installed: the reference cannot run here", tool)
+		}
+	}
+}
+
+// assemble turns a fixture .ll into bitcode with llvm-as-19.
+func assemble(t *testing.T, ll string) []byte {
+	t.Helper()
+	if _, err := exec.LookPath("llvm-as-19"); err != nil {
+		t.Skip("llvm-as-19 is not installed")
+	}
+	cmd := exec.Command("llvm-as-19", "-o", "-", "-")
+	cmd.Stdin = strings.NewReader(ll)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("llvm-as-19: %v", err)
+	}
+	return out
+}
+
+func TestPattern(t *testing.T) {
+	b := Pattern(0, 4)
+	if b[0] != 13 || b[1] != 20 || b[2] != 27 || b[3] != 34 {
+		t.Fatalf("buffer 0 starts % x, want seed 003's (i*7+13)&0xff: 0d 14 1b 22", b)
+	}
+	if string(Pattern(1, 64)) == string(Pattern(0, 64)) || string(Pattern(2, 64)) == string(Pattern(1, 64)) {
+		t.Fatal("two buffers start alike: a lowering that swapped them would pass")
+	}
+}
+
+// TestAffine runs the fixture kernel and checks every output word against
+// an answer computed here, from the pattern, by Go.
+func TestAffine(t *testing.T) {
+	needTools(t)
+	ll, err := os.ReadFile("testdata/affine.ll")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(context.Background(), assemble(t, string(ll)), "affine", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Outputs) != 3 || res.Outputs[1].Index != 1 {
+		t.Fatalf("outputs %d, want buffers 0, 1, 2", len(res.Outputs))
+	}
+	in, out, pos := res.Inputs[0].Bytes, res.Outputs[1].Bytes, res.Outputs[2].Bytes
+	orig := res.Inputs[1].Bytes
+	for i := 0; i < len(out)/4; i++ {
+		got := binary.LittleEndian.Uint32(out[4*i:])
+		want := binary.LittleEndian.Uint32(orig[4*i:])
+		if i < 4 { // thread_position_in_grid.x runs 0..3
+			v := math.Float32frombits(binary.LittleEndian.Uint32(in[4*i:]))
+			want = math.Float32bits(v*2 + 1)
+		}
+		if got != want {
+			t.Fatalf("out word %d: got %#x want %#x", i, got, want)
+		}
+	}
+	// pos[y*4+x] = (x, max(tid.y*16+tid.x, x)) over 2×2 groups of 2×2 threads.
+	for y := range 4 {
+		for x := range 4 {
+			i := y*4 + x
+			tid := uint32(y%2*16 + x%2)
+			want := [2]uint32{uint32(x), max(tid, uint32(x))}
+			got := [2]uint32{binary.LittleEndian.Uint32(pos[8*i:]), binary.LittleEndian.Uint32(pos[8*i+4:])}
+			if got != want {
+				t.Fatalf("pos[%d] (thread %d,%d): got %v want %v", i, x, y, got, want)
+			}
+		}
+	}
+	if string(pos[8*16:]) != string(res.Inputs[2].Bytes[8*16:]) {
+		t.Fatal("pos: words no thread writes changed")
+	}
+}
+
+// variant writes a one-buffer kernel around body, with extra module text.
+func variant(stage, decls, params, body, extraMD string) string {
+	return `source_filename = "v"
+target datalayout = "e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-f32:32:32-f64:64:64-v16:16:16-v24:32:32-v32:32:32-v48:64:64-v64:64:64-v96:128:128-v128:128:128-v192:256:256-v256:256:256-v512:512:512-v1024:1024:1024-n8:16:32"
+target triple = "air64-apple-macosx14.0.0"
+` + decls + `
+define void @k(ptr addrspace(1) %out, i32 %gid` + params + `) {
+entry:
+  %idx = zext i32 %gid to i64
+  %p = getelementptr inbounds i32, ptr addrspace(1) %out, i64 %idx
+  %v = load i32, ptr addrspace(1) %p, align 4
+` + body + `
+  ret void
+}
+!air.` + stage + ` = !{!0}
+!0 = !{ptr @k, !1, !2}
+!1 = !{}
+!2 = !{!3, !4` + extraRef(extraMD) + `}
+` + extraMD + `
+!3 = !{i32 0, !"air.buffer", !"air.location_index", i32 0, i32 1, !"air.read_write", !"air.address_space", i32 1}
+!4 = !{i32 1, !"air.thread_position_in_grid"}
+`
+}
+
+func extraRef(md string) string {
+	if strings.HasPrefix(md, "!5 =") {
+		return ", !5"
+	}
+	return ""
+}
+
+// TestNotJudgeable makes the reference meet each thing it cannot run and
+// checks that it says so, with the right kind, instead of answering.
+func TestNotJudgeable(t *testing.T) {
+	needTools(t)
+	cases := []struct {
+		name, kind, ll string
+	}{
+		{"texture argument", KindTexture, variant("kernel", "", ", ptr addrspace(1) %tex", "", "!5 = !{i32 2, !\"air.texture\", !\"air.location_index\", i32 0, i32 1, !\"air.read\"}")},
+		{"barrier", KindBarrier, variant("kernel", "declare void @air.wg.barrier(i32, i32)", "", "  call void @air.wg.barrier(i32 2, i32 1)", "")},
+		{"approximate op", KindApproximate, variant("kernel", "declare float @air.fast_sqrt.f32(float)", "", "  %f = bitcast i32 %v to float\n  %s = call float @air.fast_sqrt.f32(float %f)\n  store float %s, ptr addrspace(1) %p", "")},
+		{"dot", KindApproximate, variant("kernel", "declare float @air.dot.v2f32(<2 x float>, <2 x float>)", "", "  %d = call float @air.dot.v2f32(<2 x float> zeroinitializer, <2 x float> zeroinitializer)\n  store float %d, ptr addrspace(1) %p", "")},
+		{"unknown op", KindUnknownOp, variant("kernel", "declare i32 @air.frobnicate.i32(i32)", "", "  %f = call i32 @air.frobnicate.i32(i32 %v)\n  store i32 %f, ptr addrspace(1) %p", "")},
+		{"threadgroup global", KindThreadgroupMemory, variant("kernel", "@tg = internal addrspace(3) global [4 x i32] undef, align 4", "", "  store i32 %v, ptr addrspace(3) @tg", "")},
+		{"simdgroup built-in", KindSIMDGroup, variant("kernel", "", ", i32 %lane", "", "!5 = !{i32 2, !\"air.thread_index_in_simdgroup\"}")},
+		{"function constants", KindFunctionConstant, variant("kernel", "", "", "", "") + "!air.function_constants = !{}\n"},
+		{"out of bounds", KindOutOfBounds, variant("kernel", "", "", "  %far = zext i32 %v to i64\n  %q = getelementptr inbounds i32, ptr addrspace(1) %out, i64 %far\n  store i32 1, ptr addrspace(1) %q", "")},
+		{"just past the end", KindOutOfBounds, variant("kernel", "", "", "  %q = getelementptr inbounds i8, ptr addrspace(1) %out, i64 131072\n  store i8 1, ptr addrspace(1) %q", "")},
+		{"trap", KindTrap, variant("kernel", "declare void @llvm.trap()", "", "  call void @llvm.trap()", "")},
+		{"endless loop", KindTimeout, variant("kernel", "", "", "  br label %spin\nspin:\n  store volatile i32 %v, ptr addrspace(1) %p\n  br label %spin\nexit:", "")},
+		{"fragment function", KindNotKernel, variant("fragment", "", "", "", "")},
+		{"unannotated parameter", KindArgument, variant("kernel", "", ", float %x", "", "")},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := RunText(context.Background(), c.ll, "k", Options{Timeout: 3 * time.Second})
+			var nj *NotJudgeableError
+			if !errors.As(err, &nj) {
+				t.Fatalf("got %v, want a NotJudgeableError of kind %s", err, c.kind)
+			}
+			if nj.Kind != c.kind || nj.Reason == "" {
+				t.Fatalf("kind %q (%v), want %q with a reason", nj.Kind, nj, c.kind)
+			}
+		})
+	}
+}
+
+// TestExactOps runs the operations the reference defines on the CPU and
+// compares with Go's own arithmetic (the C library's definitions).
+func TestExactOps(t *testing.T) {
+	needTools(t)
+	body := `  %f = bitcast i32 %v to float
+  %a = call float @air.fast_fmax.f32(float %f, float 1.0)
+  %b = call float @air.floor.f32(float %f)
+  %c = call float @air.fast_saturate.f32(float %f)
+  %d = call i32 @air.convert.u.i32.f.f32(float 0x41EA13B860000000)
+  %e = call <2 x i32> @air.convert.u.v2i32.u.v2i16(<2 x i16> <i16 65535, i16 7>)
+  %g = call i32 @air.min.s.i32(i32 -5, i32 %v)
+  %ctr = getelementptr inbounds i32, ptr addrspace(1) %out, i64 200
+  %h = call i32 @air.atomic.global.add.u.i32(ptr addrspace(1) %ctr, i32 1, i32 0, i32 2, i1 false)
+  %q1 = getelementptr inbounds i32, ptr addrspace(1) %p, i64 16
+  store float %a, ptr addrspace(1) %q1
+  %q2 = getelementptr inbounds i32, ptr addrspace(1) %p, i64 32
+  store float %b, ptr addrspace(1) %q2
+  %q3 = getelementptr inbounds i32, ptr addrspace(1) %p, i64 48
+  store float %c, ptr addrspace(1) %q3
+  %q4 = getelementptr inbounds i32, ptr addrspace(1) %p, i64 64
+  store i32 %d, ptr addrspace(1) %q4
+  %q5 = getelementptr inbounds i32, ptr addrspace(1) %p, i64 80
+  store <2 x i32> %e, ptr addrspace(1) %q5, align 4
+  %q6 = getelementptr inbounds i32, ptr addrspace(1) %p, i64 96
+  store i32 %g, ptr addrspace(1) %q6`
+	decls := `declare float @air.fast_fmax.f32(float, float)
+declare float @air.floor.f32(float)
+declare float @air.fast_saturate.f32(float)
+declare i32 @air.convert.u.i32.f.f32(float)
+declare <2 x i32> @air.convert.u.v2i32.u.v2i16(<2 x i16>)
+declare i32 @air.min.s.i32(i32, i32)
+declare i32 @air.atomic.global.add.u.i32(ptr addrspace(1), i32, i32, i32, i1)`
+	res, err := RunText(context.Background(), variant("kernel", decls, "", body, ""), "k", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, out := res.Inputs[0].Bytes, res.Outputs[0].Bytes
+	word := func(b []byte, i int) uint32 { return binary.LittleEndian.Uint32(b[4*i:]) }
+	f := func(u uint32) float32 { return math.Float32frombits(u) }
+	for x := range 4 {
+		v := word(in, x)
+		checks := []struct {
+			at   int
+			want uint32
+		}{
+			{16 + x, math.Float32bits(float32(math.Max(float64(f(v)), 1)))},
+			{32 + x, math.Float32bits(float32(math.Floor(float64(f(v)))))},
+			{48 + x, math.Float32bits(float32(math.Min(math.Max(float64(f(v)), 0), 1)))},
+			{64 + x, 3500000000},
+			{80 + x, 65535},
+			{81 + x, 7},
+			{96 + x, uint32(min(int32(-5), int32(v)))},
+		}
+		for _, c := range checks {
+			if c.at == 80+x && x > 0 || c.at == 81+x && x < 3 {
+				continue // the uint2 stores overlap; only the last thread's survive whole
+			}
+			if got := word(out, c.at); got != c.want {
+				t.Errorf("thread %d word %d: got %#x want %#x", x, c.at, got, c.want)
+			}
+		}
+	}
+	// 16 threads each added 1 to word 200 (4×4 grid).
+	if got, want := word(out, 200), word(in, 200)+16; got != want {
+		t.Errorf("atomic counter: got %#x want %#x", got, want)
+	}
+}
+
+// TestMissingTool checks that a missing LLVM tool is unavailability, not a verdict.
+func TestMissingTool(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	_, err := Disassemble(context.Background(), []byte("BC"), time.Second)
+	if !errors.Is(err, ErrUnavailable) {
+		t.Fatalf("got %v, want ErrUnavailable", err)
+	}
+}
+
+func TestWorkDirKeepsFiles(t *testing.T) {
+	needTools(t)
+	ll, err := os.ReadFile("testdata/affine.ll")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if _, err := RunText(context.Background(), string(ll), "affine", Options{WorkDir: dir}); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"kernel.ll", "kernel.o", "kernel", "in0.bin", "out1.bin"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Error(err)
+		}
+	}
+}

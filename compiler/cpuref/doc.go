@@ -1,0 +1,65 @@
+// Package cpuref is airpipe's CPU reference: LLVM itself executes an AIR
+// compute kernel, so that the emulator and device stages can compare what a
+// translated shader computes with what the original means.
+//
+// How (seed 003 §4, item 1, extended to kernels):
+//
+//  1. llvm-dis-19 prints the module. Everything the reference knows about the
+//     kernel — which parameter is which buffer index, which is a thread
+//     position — is read from that text (textir.go, kernel.go), never from
+//     airpipe's bitcode reader, so a misreading there cannot agree with itself.
+//  2. The module is retargeted to x86-64 Linux (triple and datalayout; AIR's
+//     vector alignments are LLVM's natural ones, so no offset moves), its
+//     fast-math flags and unsafe-math attributes are dropped so the arithmetic
+//     stays IEEE, its functions become internal, and each declared air.*
+//     operation is replaced by a definition (ops.go) or the module is set aside.
+//  3. A wrapper written in LLVM IR, airpipe_thread(ptr buffers, ptr ids),
+//     builds the kernel's arguments (buffer pointers by Metal index; built-ins
+//     as i32/i16 scalars or vectors) and calls it; only two pointers cross into
+//     C, so no vector or struct is ever passed through the C calling convention
+//     (the trap seed 003 records: "243 differ" that were an ABI mismatch).
+//  4. llc-19 compiles it (after opt-19 --strip-debug when it carries Apple's
+//     debug info, which crashes llc's DWARF writer), the system cc links it
+//     with harness_c.txt, and the harness runs in a child process (its own
+//     process group, a time limit, RLIMIT_DATA) over the grid — threadgroup by
+//     threadgroup, thread by thread — with buffers in and out through files.
+//
+// Buffers start as Pattern (seed 003's (i·7+13)&0xff, shifted per buffer), so
+// untouched words show. Each buffer sits between inaccessible reservations
+// (1 GiB before, 68 GiB after) and ends on a page boundary, with canary bytes
+// up to the next 16-byte boundary: a kernel that, on the pattern-filled
+// inputs, reaches outside its buffers is reported as KindOutOfBounds instead
+// of silently reading other memory. Denormals are flushed (MXCSR FTZ+DAZ)
+// when the module says air.compile.denorms_disable, as Metal does.
+//
+// What it cannot judge, and says so with a *NotJudgeableError (Kind, Detail,
+// Reason) rather than answering: textures and samplers, barriers, threadgroup
+// memory, SIMD-group values, function constants, vertex and fragment
+// functions (no rasteriser gives them varyings), argument roles it cannot
+// supply, operations Metal does not define to the bit (ApproximateOps),
+// air.* operations it does not define (KindUnknownOp), kernels that go out of
+// bounds, trap or do not finish on the pattern-filled inputs, and modules llc
+// refuses. A missing tool is ErrUnavailable, never a verdict.
+//
+// Circularity (seed 003 §4, item 4). Defining air.* operations here would put
+// this package's reading of each name on both sides of the comparison if the
+// translator's author and this one shared a belief about what a name means.
+// The operations defined (ExactOps) are limited to those whose Metal meaning
+// is a C or IEEE 754 function fixed to the bit — conversions (round to
+// nearest even; float→integer round toward zero, saturating, NaN→0), integer
+// min/max, fmin/fmax (C fminf/fmaxf), fabs/floor/ceil/trunc/rint/round (C),
+// saturate/clamp, fma (one rounding) and 32-bit global atomics (serial
+// execution makes them trivially atomic) — and each is an LLVM instruction or
+// intrinsic, so LLVM's definition, not ours, computes the answer. Two of those
+// readings are choices, and are said here: float→integer outside the target's
+// range (Metal leaves it undefined; a mismatch there is a false red, never a
+// false green), and fast_fmin/fast_fmax on NaN (fast math lets Metal differ).
+// Everything transcendental, and dot/length/normalize/cross (whose order of
+// sums and fusing Metal leaves open), is set aside as KindApproximate: no
+// bit-exact verdict is ever based on an approximate operation.
+//
+// Atomics: threads run one after another, so a kernel whose result depends on
+// the order its atomics happen in (one that writes the value a fetch-add
+// returned) can differ from a GPU's run without either being wrong; such a
+// difference shows as a mismatch (a false red), never as a pass.
+package cpuref

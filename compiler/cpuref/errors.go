@@ -1,0 +1,72 @@
+package cpuref
+
+import (
+	"errors"
+	"fmt"
+)
+
+// ErrUnavailable is wrapped when a tool the reference needs (llvm-dis-19,
+// llc-19, cc) is not installed: the reference cannot run on this machine.
+var ErrUnavailable = errors.New("cpuref: unavailable")
+
+// Kinds of NotJudgeableError: stable words, one per reason the reference
+// sets a shader aside. Append-only.
+const (
+	// KindNotKernel: a vertex, fragment or other non-compute function.
+	KindNotKernel = "not-a-kernel"
+	// KindTexture: a texture or sampler argument or texture operation.
+	KindTexture = "texture"
+	// KindBarrier: a barrier or other cross-thread synchronisation.
+	KindBarrier = "barrier"
+	// KindThreadgroupMemory: threadgroup (address space 3) memory.
+	KindThreadgroupMemory = "threadgroup-memory"
+	// KindSIMDGroup: SIMD-group or quad-group values and operations.
+	KindSIMDGroup = "simdgroup"
+	// KindFunctionConstant: function constants, fixed only at pipeline time.
+	KindFunctionConstant = "function-constant"
+	// KindArgument: an argument role or type the reference cannot supply.
+	KindArgument = "argument"
+	// KindApproximate: an operation Metal does not define bit for bit
+	// (fast_*, dot ...); Detail names it.
+	KindApproximate = "approximate-op"
+	// KindUnknownOp: an air.* operation the reference runtime does not
+	// define; Detail names it.
+	KindUnknownOp = "unknown-op"
+	// KindOutOfBounds: the kernel touched memory outside its buffers on
+	// the pattern-filled inputs (the access would be undefined on a GPU).
+	KindOutOfBounds = "out-of-bounds"
+	// KindTrap: the CPU trapped (integer division by zero, illegal instruction).
+	KindTrap = "trap"
+	// KindTimeout: the reference did not finish within its time limit.
+	KindTimeout = "timeout"
+	// KindCompile: llc-19 or the linker refused the retargeted module.
+	KindCompile = "compile"
+	// KindDisassemble: llvm-dis-19 could not read the bitcode.
+	KindDisassemble = "disassemble"
+	// KindMalformed: the module's entry-point metadata is not what AIR
+	// writes (the reference cannot tell which argument is which).
+	KindMalformed = "malformed"
+)
+
+// NotJudgeableError says why the reference cannot give an answer for a
+// shader. It is a verdict about the reference's reach, not about the
+// shader or the translation.
+type NotJudgeableError struct {
+	// Kind is one of the Kind constants.
+	Kind string
+	// Detail names the thing: the air.* operation, the argument role.
+	Detail string
+	// Reason is a sentence for people.
+	Reason string
+}
+
+func (e *NotJudgeableError) Error() string {
+	if e.Detail != "" {
+		return fmt.Sprintf("cpuref: not judgeable (%s %s): %s", e.Kind, e.Detail, e.Reason)
+	}
+	return fmt.Sprintf("cpuref: not judgeable (%s): %s", e.Kind, e.Reason)
+}
+
+func notJudgeable(kind, detail, format string, args ...any) *NotJudgeableError {
+	return &NotJudgeableError{Kind: kind, Detail: detail, Reason: fmt.Sprintf(format, args...)}
+}

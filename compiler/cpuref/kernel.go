@@ -1,0 +1,236 @@
+package cpuref
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Kernel is a compute entry point's interface as the reference reads it from
+// LLVM's text of the module (never from airpipe's reader).
+type Kernel struct {
+	// Name is the entry point's function name.
+	Name string
+	// Buffers are the air.buffer arguments, by Metal buffer index.
+	Buffers []Buffer
+	// Params are the function's parameters in order.
+	Params []Param
+	// DenormsDisabled is the module's air.compile.denorms_disable: the
+	// reference then flushes denormals to zero, as Metal does.
+	DenormsDisabled bool
+}
+
+// Buffer is one air.buffer argument.
+type Buffer struct {
+	// Index is the Metal buffer index (air.location_index).
+	Index int
+	// StaticSize is air.buffer_size when AIR states it, else 0.
+	StaticSize int64
+	// Access is "read", "write" or "read_write".
+	Access string
+	// AddrSpace is 1 (device) or 2 (constant).
+	AddrSpace int
+	// Name is air.arg_name.
+	Name string
+}
+
+// Writable reports whether the kernel may write the buffer.
+func (b Buffer) Writable() bool { return b.AddrSpace != 2 && b.Access != "read" }
+
+// Param is one parameter of the kernel: its LLVM type and its AIR role.
+type Param struct {
+	Type string
+	// Role is the AIR role ("air.buffer", "air.thread_position_in_grid", ...).
+	Role string
+	// Buffer is the Metal buffer index when Role is air.buffer.
+	Buffer int
+}
+
+// builtinSlot is where each supported built-in sits in the ids array the
+// harness passes to every thread (3 words each, x y z).
+var builtinSlot = map[string]int{
+	"air.thread_position_in_grid":        0,
+	"air.thread_position_in_threadgroup": 3,
+	"air.threadgroup_position_in_grid":   6,
+	"air.threadgroups_per_grid":          9,
+	"air.threads_per_threadgroup":        12,
+	"air.threads_per_grid":               15,
+	"air.thread_index_in_threadgroup":    18,
+}
+
+// inspect reads the entry point's interface. Things the reference cannot
+// run come back as a *NotJudgeableError.
+func inspect(t *textModule, entry string) (*Kernel, error) {
+	stage, node, err := findEntry(t, entry)
+	if err != nil {
+		return nil, err
+	}
+	if stage != "air.kernel" {
+		return nil, notJudgeable(KindNotKernel, strings.TrimPrefix(stage, "air."), "a %s function: the reference runs compute kernels only (no rasteriser to give it varyings)", strings.TrimPrefix(stage, "air."))
+	}
+	fn, err := t.defined(entry)
+	if err != nil {
+		return nil, err
+	}
+	k := &Kernel{Name: entry}
+	for _, op := range t.named["air.compile_options"] {
+		if s, _ := mdString(first(t.md[op])); s == "air.compile.denorms_disable" {
+			k.DenormsDisabled = true
+		}
+	}
+	k.Params = make([]Param, len(fn.Params))
+	for i, ty := range fn.Params {
+		k.Params[i] = Param{Type: ty}
+	}
+	if len(node) < 3 {
+		return nil, fmt.Errorf("cpuref: entry node of @%s has %d operands, want 3", entry, len(node))
+	}
+	seen := map[int]bool{}
+	for _, ref := range t.md[node[2]] {
+		arg := t.md[ref]
+		if len(arg) < 2 {
+			return nil, fmt.Errorf("cpuref: argument node %s of @%s is too short", ref, entry)
+		}
+		n, ok := mdInt(arg[0])
+		if !ok || n < 0 || int(n) >= len(k.Params) {
+			return nil, fmt.Errorf("cpuref: argument node %s of @%s names parameter %q of %d", ref, entry, arg[0], len(k.Params))
+		}
+		role, _ := mdString(arg[1])
+		p := &k.Params[n]
+		p.Role = role
+		seen[int(n)] = true
+		switch {
+		case role == "air.buffer":
+			b, err := bufferOf(arg[2:], p.Type)
+			if err != nil {
+				return nil, fmt.Errorf("cpuref: @%s parameter %d: %w", entry, n, err)
+			}
+			for _, o := range k.Buffers {
+				if o.Index == b.Index {
+					return nil, fmt.Errorf("cpuref: @%s: two parameters are buffer %d", entry, b.Index)
+				}
+			}
+			p.Buffer = b.Index
+			k.Buffers = append(k.Buffers, b)
+		case role == "air.texture":
+			return nil, notJudgeable(KindTexture, role, "a texture argument: the reference has no texture to give it")
+		case role == "air.sampler":
+			return nil, notJudgeable(KindTexture, role, "a sampler argument: the reference has no texture to sample")
+		case strings.Contains(role, "simdgroup") || strings.Contains(role, "quadgroup") || role == "air.threads_per_simdgroup":
+			return nil, notJudgeable(KindSIMDGroup, role, "a SIMD-group value: it depends on the device's SIMD width, which a serial CPU run cannot imitate")
+		case role == "air.threadgroup" || strings.HasPrefix(p.Type, "ptr addrspace(3)"):
+			return nil, notJudgeable(KindThreadgroupMemory, role, "threadgroup memory: its sharing between threads is not imitated by a serial CPU run")
+		default:
+			if _, ok := builtinSlot[role]; !ok {
+				return nil, notJudgeable(KindArgument, role, "an argument of role %s, which the reference cannot supply", role)
+			}
+			if !builtinType(p.Type) {
+				return nil, notJudgeable(KindArgument, role+" "+p.Type, "built-in %s of type %s, which the reference cannot supply", role, p.Type)
+			}
+		}
+	}
+	for i, p := range k.Params {
+		if !seen[i] {
+			return nil, notJudgeable(KindArgument, "unannotated "+p.Type, "parameter %d (%s) has no AIR role", i, p.Type)
+		}
+	}
+	sort.Slice(k.Buffers, func(i, j int) bool { return k.Buffers[i].Index < k.Buffers[j].Index })
+	return k, nil
+}
+
+func first(s []string) string {
+	if len(s) == 0 {
+		return ""
+	}
+	return s[0]
+}
+
+// findEntry finds the named metadata entry (!air.kernel, !air.vertex, ...)
+// whose node names @entry, and returns the stage and the node's operands.
+func findEntry(t *textModule, entry string) (string, []string, error) {
+	names := make([]string, 0, len(t.named))
+	for n := range t.named {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, stage := range names {
+		if !strings.HasPrefix(stage, "air.") {
+			continue
+		}
+		for _, ref := range t.named[stage] {
+			node := t.md[ref]
+			if len(node) == 0 {
+				continue
+			}
+			fn := strings.TrimPrefix(node[0], "ptr ")
+			if fn == "@"+entry || fn == `@"`+entry+`"` {
+				return stage, node, nil
+			}
+		}
+	}
+	return "", nil, fmt.Errorf("cpuref: no AIR entry point names @%s", entry)
+}
+
+// bufferOf decodes an air.buffer argument's keys.
+func bufferOf(keys []string, ty string) (Buffer, error) {
+	b := Buffer{Index: -1, Access: "read_write", AddrSpace: 1}
+	if strings.HasPrefix(ty, "ptr addrspace(2)") {
+		b.AddrSpace = 2
+	}
+	if !strings.HasPrefix(ty, "ptr") {
+		return b, fmt.Errorf("air.buffer of type %s", ty)
+	}
+	for i := 0; i < len(keys); i++ {
+		k, ok := mdString(keys[i])
+		if !ok {
+			continue
+		}
+		next := func() (int64, bool) {
+			if i+1 < len(keys) {
+				return mdInt(keys[i+1])
+			}
+			return 0, false
+		}
+		switch k {
+		case "air.location_index":
+			if v, ok := next(); ok {
+				b.Index = int(v)
+			}
+		case "air.buffer_size":
+			if v, ok := next(); ok {
+				b.StaticSize = v
+			}
+		case "air.address_space":
+			if v, ok := next(); ok {
+				b.AddrSpace = int(v)
+			}
+		case "air.read":
+			b.Access = "read"
+		case "air.write":
+			b.Access = "write"
+		case "air.read_write":
+			b.Access = "read_write"
+		case "air.arg_name":
+			if i+1 < len(keys) {
+				b.Name, _ = mdString(keys[i+1])
+			}
+		}
+	}
+	switch {
+	case b.Index < 0 || b.Index > 30:
+		return b, fmt.Errorf("air.buffer with location index %d (want 0..30)", b.Index)
+	case b.StaticSize < 0 || b.StaticSize > MaxBufferSize:
+		return b, fmt.Errorf("buffer %d: air.buffer_size %d out of range", b.Index, b.StaticSize)
+	}
+	return b, nil
+}
+
+// builtinType reports whether the reference can build a built-in of this
+// LLVM type from its 32-bit ids: i32, i16 and vectors of 2 or 3 of them.
+func builtinType(ty string) bool {
+	switch ty {
+	case "i32", "i16", "<2 x i32>", "<3 x i32>", "<2 x i16>", "<3 x i16>":
+		return true
+	}
+	return false
+}

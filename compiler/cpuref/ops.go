@@ -1,0 +1,329 @@
+package cpuref
+
+import (
+	"fmt"
+	"strings"
+)
+
+// The air.* operations the reference defines, and why each may be defined
+// here without putting this package's reading on both sides of the
+// comparison (seed 003 §4, item 4): every one is either an LLVM instruction
+// or intrinsic whose result IEEE 754 or two's-complement arithmetic fixes bit
+// for bit, with Metal's meaning for the name taken from the Metal Shading
+// Language specification (which follows C and OpenCL), not from airpipe's
+// translator. Operations whose result Metal does not fix to the bit are
+// listed in ApproximateOps and never judged.
+//
+// ExactOps names the families; the type suffix is read from the module's own
+// declaration.
+var ExactOps = []string{
+	"air.convert.* (integer↔integer: zext/sext/trunc; integer→float: uitofp/sitofp, round to nearest even; float→float: fpext/fptrunc; float→integer: round toward zero, saturating, NaN→0 — llvm.fpto[su]i.sat)",
+	"air.min.[su].* / air.max.[su].* (integer compare and select)",
+	"air.fmin/fmax (and fast_): llvm.minnum/maxnum (C fminf/fmaxf: a NaN operand yields the other)",
+	"air.fabs, floor, ceil, trunc, rint, round (and fast_): llvm.fabs/floor/ceil/trunc/rint/round (C fabsf, floorf, ceilf, truncf, rintf, roundf)",
+	"air.saturate / clamp (and fast_): minnum(maxnum(x, lo), hi)",
+	"air.fma (and fast_): llvm.fma (C fmaf, one rounding)",
+	"air.atomic.global.{add,sub,and,or,xor,min,max,xchg}.[su].i32, load, store: atomicrmw / load / store on the word (threads run one after another, so each is trivially atomic)",
+}
+
+// ApproximateOps are the operation names (without air., fast_ and the type
+// suffix) that Metal does not define to the bit: transcendental functions
+// have ULP bounds, not exact results, and dot/length/normalize/cross leave
+// the order of their sums and any fusing to the implementation. A module
+// calling one is set aside (KindApproximate), never compared bit for bit.
+var ApproximateOps = []string{
+	"sqrt", "rsqrt", "sin", "cos", "tan", "sincos", "asin", "acos", "atan", "atan2",
+	"sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "exp", "exp2", "exp10",
+	"log", "log2", "log10", "pow", "powr", "dot", "length", "length_squared", "distance",
+	"normalize", "cross", "divide", "recip", "mix", "smoothstep", "fmod", "fract",
+	"cospi", "sinpi", "tanpi", "ldexp", "frexp", "modf", "hypot", "cbrt",
+}
+
+// declaration is an air.* function the module declares.
+type declaration struct {
+	Name   string
+	Ret    string
+	Params []string
+	Line   int
+}
+
+// declarations lists the module's "declare" lines of air.* functions.
+func declarations(t *textModule) ([]declaration, error) {
+	var out []declaration
+	for i, l := range t.lines {
+		if !strings.HasPrefix(l, "declare ") {
+			continue
+		}
+		at := strings.Index(l, " @")
+		if at < 0 {
+			continue
+		}
+		name, rest, ok := symbolAt(l[at+2:])
+		if !ok || !strings.HasPrefix(name, "air.") {
+			continue
+		}
+		end := matching(rest, 0)
+		if !strings.HasPrefix(rest, "(") || end < 0 {
+			return nil, fmt.Errorf("cpuref: declare line %d: unbalanced parameter list", i+1)
+		}
+		d := declaration{Name: name, Ret: returnType(l[len("declare "):at]), Line: i}
+		for _, p := range splitTop(rest[1:end]) {
+			if p != "" {
+				d.Params = append(d.Params, paramType(p))
+			}
+		}
+		out = append(out, d)
+	}
+	return out, nil
+}
+
+// returnType drops attributes before a declaration's return type.
+func returnType(s string) string {
+	for _, f := range []string{"dso_local", "noundef", "zeroext", "signext", "inreg", "noalias", "nonnull"} {
+		s = strings.ReplaceAll(" "+s+" ", " "+f+" ", " ")
+	}
+	return strings.TrimSpace(s)
+}
+
+// defineOp returns the LLVM IR definition of an air.* operation, or a
+// *NotJudgeableError saying why the reference will not define it.
+func defineOp(d declaration) (string, error) {
+	n := d.Name
+	op := strings.TrimPrefix(n, "air.")
+	base, _, _ := strings.Cut(op, ".")
+	plain := strings.TrimPrefix(base, "fast_")
+	switch {
+	case strings.Contains(n, "texture") || strings.HasPrefix(n, "air.sample") || strings.HasPrefix(n, "air.get_width") ||
+		strings.HasPrefix(n, "air.get_height") || strings.HasPrefix(n, "air.get_depth") || strings.HasPrefix(n, "air.get_num_") ||
+		strings.HasPrefix(n, "air.get_array_size"):
+		return "", notJudgeable(KindTexture, n, "texture operation %s: the reference has no textures", n)
+	case strings.Contains(n, "barrier") || strings.HasPrefix(n, "air.fence"):
+		return "", notJudgeable(KindBarrier, n, "%s synchronises threads, which a serial CPU run cannot imitate", n)
+	case strings.HasPrefix(n, "air.simd") || strings.HasPrefix(n, "air.quad"):
+		return "", notJudgeable(KindSIMDGroup, n, "%s works across a SIMD-group, whose width is the device's", n)
+	case strings.HasPrefix(n, "air.atomic.local"):
+		return "", notJudgeable(KindThreadgroupMemory, n, "%s works on threadgroup memory", n)
+	case strings.HasPrefix(n, "air.normalize_function_constant"):
+		return "", notJudgeable(KindFunctionConstant, n, "function constants are fixed at pipeline creation; the reference has no values for them")
+	}
+	for _, a := range ApproximateOps {
+		if plain == a {
+			return "", notJudgeable(KindApproximate, n, "%s has no bit-exact definition in Metal (a ULP bound or an unspecified order of operations)", n)
+		}
+	}
+	def, ok := exactOp(d, op, base, plain)
+	if !ok {
+		return "", notJudgeable(KindUnknownOp, n, "%s is not among the operations the reference defines", n)
+	}
+	return def, nil
+}
+
+// exactOp builds the body of an exactly specified operation.
+func exactOp(d declaration, op, base, plain string) (string, bool) {
+	parts := strings.Split(op, ".")
+	arg := func(i int) string { return fmt.Sprintf("%%a%d", i) }
+	var body string
+	switch {
+	case base == "convert" && len(d.Params) == 1 && len(parts) == 5:
+		body = convertBody(d.Ret, d.Params[0], parts[1], parts[3])
+	case (base == "min" || base == "max") && len(d.Params) == 2 && len(parts) >= 2 && (parts[1] == "s" || parts[1] == "u"):
+		pred := map[string]string{"mins": "slt", "minu": "ult", "maxs": "sgt", "maxu": "ugt"}[base+parts[1]]
+		body = fmt.Sprintf("  %%c = icmp %s %s %s, %s\n  %%r = select %s %%c, %s %s, %s %s\n  ret %s %%r\n",
+			pred, d.Ret, arg(0), arg(1), boolOf(d.Ret), d.Ret, arg(0), d.Ret, arg(1), d.Ret)
+	case isFloatType(d.Ret) && allEqual(d.Ret, d.Params):
+		body = floatBody(d.Ret, plain, len(d.Params))
+	case strings.HasPrefix(op, "atomic.global.") && d.Ret == "i32" || strings.HasPrefix(op, "atomic.global.store."):
+		body = atomicBody(d, parts)
+	}
+	if body == "" {
+		return "", false
+	}
+	var ps []string
+	for i, p := range d.Params {
+		ps = append(ps, p+" "+arg(i))
+	}
+	return fmt.Sprintf("define internal %s @%q(%s) {\n%s}\n", d.Ret, d.Name, strings.Join(ps, ", "), body), true
+}
+
+func allEqual(t string, ps []string) bool {
+	for _, p := range ps {
+		if p != t {
+			return false
+		}
+	}
+	return len(ps) > 0
+}
+
+// floatBody defines the float operations of ExactOps on type t.
+func floatBody(t, op string, n int) string {
+	m := mangle(t)
+	call := func(name, args string) string { return fmt.Sprintf("call %s @llvm.%s.%s(%s)", t, name, m, args) }
+	a := func(i int) string { return fmt.Sprintf("%s %%a%d", t, i) }
+	var s string
+	switch {
+	case n == 1 && (op == "fabs" || op == "floor" || op == "ceil" || op == "trunc" || op == "rint" || op == "round"):
+		s = "  %r = " + call(op, a(0)) + "\n"
+	case n == 2 && (op == "fmin" || op == "fmax"):
+		s = "  %r = " + call(map[string]string{"fmin": "minnum", "fmax": "maxnum"}[op], a(0)+", "+a(1)) + "\n"
+	case n == 1 && op == "saturate":
+		s = "  %l = " + call("maxnum", a(0)+", "+t+" "+splat(t, "0.0")) + "\n  %r = " + call("minnum", t+" %l, "+t+" "+splat(t, "1.0")) + "\n"
+	case n == 3 && op == "clamp":
+		s = "  %l = " + call("maxnum", a(0)+", "+a(1)) + "\n  %r = " + call("minnum", t+" %l, "+a(2)) + "\n"
+	case n == 3 && op == "fma":
+		s = "  %r = " + call("fma", a(0)+", "+a(1)+", "+a(2)) + "\n"
+	default:
+		return ""
+	}
+	return s + "  ret " + t + " %r\n"
+}
+
+// convertBody defines air.convert.<dk>.<dt>.<sk>.<st>.
+func convertBody(dst, src, dk, sk string) string {
+	df, sf := isFloatType(dst), isFloatType(src)
+	db, sb := elemBits(dst), elemBits(src)
+	if db == 0 || sb == 0 || vecLen(dst) != vecLen(src) || dk == "b" || sk == "b" {
+		return ""
+	}
+	var inst string
+	switch {
+	case !df && !sf && db > sb && sk == "u":
+		inst = "zext"
+	case !df && !sf && db > sb:
+		inst = "sext"
+	case !df && !sf && db < sb:
+		inst = "trunc"
+	case !df && !sf || df && sf && db == sb:
+		return fmt.Sprintf("  ret %s %%a0\n", dst)
+	case df && !sf && sk == "u":
+		inst = "uitofp"
+	case df && !sf:
+		inst = "sitofp"
+	case df && sf && db > sb:
+		inst = "fpext"
+	case df && sf:
+		inst = "fptrunc"
+	default: // float → integer
+		sat := "fptosi.sat"
+		if dk == "u" {
+			sat = "fptoui.sat"
+		}
+		return fmt.Sprintf("  %%r = call %s @llvm.%s.%s.%s(%s %%a0)\n  ret %s %%r\n", dst, sat, mangle(dst), mangle(src), src, dst)
+	}
+	return fmt.Sprintf("  %%r = %s %s %%a0 to %s\n  ret %s %%r\n", inst, src, dst, dst)
+}
+
+// atomicBody defines air.atomic.global.<op>.[su].i32(ptr, i32 v, order,
+// scope, volatile) as an atomicrmw, and load/store.
+func atomicBody(d declaration, parts []string) string {
+	if len(parts) < 4 || len(d.Params) < 1 || d.Params[0] != "ptr addrspace(1)" {
+		return ""
+	}
+	op := parts[2]
+	if op == "load" {
+		return "  %r = load atomic i32, ptr addrspace(1) %a0 seq_cst, align 4\n  ret i32 %r\n"
+	}
+	if op == "store" && len(d.Params) >= 2 && d.Params[1] == "i32" {
+		return "  store atomic i32 %a1, ptr addrspace(1) %a0 seq_cst, align 4\n  ret void\n"
+	}
+	signed := parts[3] == "s"
+	rmw := map[string]string{"add": "add", "sub": "sub", "and": "and", "or": "or", "xor": "xor", "xchg": "xchg"}[op]
+	switch {
+	case op == "min" && signed:
+		rmw = "min"
+	case op == "min":
+		rmw = "umin"
+	case op == "max" && signed:
+		rmw = "max"
+	case op == "max":
+		rmw = "umax"
+	}
+	if rmw == "" || len(d.Params) < 2 || d.Params[1] != "i32" {
+		return ""
+	}
+	return fmt.Sprintf("  %%r = atomicrmw %s ptr addrspace(1) %%a0, i32 %%a1 seq_cst, align 4\n  ret i32 %%r\n", rmw)
+}
+
+// elem returns a type's element type ("<2 x float>" → "float").
+func elem(t string) string {
+	if strings.HasPrefix(t, "<") {
+		if _, e, ok := strings.Cut(strings.Trim(t, "<>"), " x "); ok {
+			return e
+		}
+	}
+	return t
+}
+
+func vecLen(t string) string {
+	if strings.HasPrefix(t, "<") {
+		n, _, _ := strings.Cut(strings.Trim(t, "<>"), " x ")
+		return n
+	}
+	return "1"
+}
+
+func isFloatType(t string) bool {
+	e := elem(t)
+	return e == "float" || e == "half" || e == "double"
+}
+
+func elemBits(t string) int {
+	switch e := elem(t); e {
+	case "half":
+		return 16
+	case "float":
+		return 32
+	case "double":
+		return 64
+	case "i1", "i8", "i16", "i32", "i64":
+		var n int
+		fmt.Sscanf(e[1:], "%d", &n)
+		return n
+	}
+	return 0
+}
+
+// mangle is LLVM's overloaded-intrinsic suffix of a type.
+func mangle(t string) string {
+	m := map[string]string{"float": "f32", "half": "f16", "double": "f64"}
+	e := elem(t)
+	s, ok := m[e]
+	if !ok {
+		s = e
+	}
+	if strings.HasPrefix(t, "<") {
+		return "v" + vecLen(t) + s
+	}
+	return s
+}
+
+// boolOf is the i1 type matching t's shape.
+func boolOf(t string) string {
+	if strings.HasPrefix(t, "<") {
+		return "<" + vecLen(t) + " x i1>"
+	}
+	return "i1"
+}
+
+// splat writes the constant v ("0.0", "1.0") of type t.
+func splat(t, v string) string {
+	e := elem(t)
+	c := v
+	if e == "half" {
+		c = map[string]string{"0.0": "0xH0000", "1.0": "0xH3C00"}[v]
+	}
+	if !strings.HasPrefix(t, "<") {
+		return c
+	}
+	var b strings.Builder
+	b.WriteString("<")
+	var n int
+	fmt.Sscanf(vecLen(t), "%d", &n)
+	for i := range n {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(e + " " + c)
+	}
+	b.WriteString(">")
+	return b.String()
+}

@@ -1,0 +1,188 @@
+package cpuref
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// Host target the module is retargeted to (x86-64 Linux, as llc-19 and the
+// system cc produce).
+const (
+	hostTriple     = "x86_64-pc-linux-gnu"
+	hostDataLayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
+)
+
+var (
+	// fastFlags are fast-math flags after a floating-point opcode or call.
+	fastFlags = regexp.MustCompile(`\b(fadd|fsub|fmul|fdiv|frem|fneg|fcmp|call|select|phi|fptrunc|fpext|uitofp|sitofp|fptoui|fptosi)((?: (?:fast|nnan|ninf|nsz|arcp|contract|afn|reassoc))+) `)
+	// unsafeAttrs are function attributes that license inexact arithmetic.
+	unsafeAttrs = regexp.MustCompile(`"(unsafe-fp-math|no-nans-fp-math|no-infs-fp-math|no-signed-zeros-fp-math|approx-func-fp-math|less-precise-fpmad)"="true"`)
+	fpmath      = regexp.MustCompile(`, !fpmath ![0-9]+`)
+	// linkage is a define line's linkage keyword, when it has one.
+	linkage      = regexp.MustCompile(`^define (?:(?:external|weak|weak_odr|linkonce|linkonce_odr|available_externally|common|private|internal) )?`)
+	intrinsicUse = regexp.MustCompile(`call ([^@]+?) @(llvm\.[A-Za-z0-9_.]+)\(([^)]*)\)`)
+)
+
+// rewrite turns llvm-dis text of an AIR module into a host module whose
+// airpipe_thread(ptr buffers, ptr ids) runs one thread of the kernel.
+//
+//   - triple and datalayout become x86-64 Linux ones (AIR's vector
+//     alignments are LLVM's natural ones, so no offset changes);
+//   - fast-math flags, !fpmath and the unsafe-math function attributes are
+//     dropped, so llc keeps IEEE arithmetic: the reference is the exact
+//     reading of the shader, and the SPIR-V carries no fast-math either;
+//   - every defined function becomes internal (a kernel named like a C
+//     library function cannot clash);
+//   - each air.* declaration is replaced by its definition (ops.go), or the
+//     module is not judgeable.
+func rewrite(t *textModule, k *Kernel) (string, error) {
+	if err := refuseFeatures(t); err != nil {
+		return "", err
+	}
+	decls, err := declarations(t)
+	if err != nil {
+		return "", err
+	}
+	drop := map[int]bool{}
+	var defs []string
+	sort.Slice(decls, func(i, j int) bool { return decls[i].Name < decls[j].Name })
+	for _, d := range decls {
+		def, err := defineOp(d)
+		if err != nil {
+			return "", err
+		}
+		drop[d.Line] = true
+		defs = append(defs, def)
+	}
+	fn, err := t.defined(k.Name)
+	if err != nil {
+		return "", err
+	}
+	if !strings.HasPrefix(linkage.ReplaceAllString(t.lines[fn.Line], ""), "void ") {
+		return "", notJudgeable(KindMalformed, "return type", "kernel @%s does not return void", k.Name)
+	}
+	var b strings.Builder
+	for i, l := range t.lines {
+		switch {
+		case drop[i]:
+			continue
+		case strings.HasPrefix(l, "target triple"):
+			l = fmt.Sprintf("target triple = %q", hostTriple)
+		case strings.HasPrefix(l, "target datalayout"):
+			l = fmt.Sprintf("target datalayout = %q", hostDataLayout)
+		case strings.HasPrefix(l, "define "):
+			l = linkage.ReplaceAllString(l, "define internal ")
+		case strings.HasPrefix(l, "attributes #"):
+			l = unsafeAttrs.ReplaceAllString(l, `"$1"="false"`)
+		case strings.HasPrefix(l, "  "):
+			l = fastFlags.ReplaceAllString(l, "$1 ")
+			l = fpmath.ReplaceAllString(l, "")
+		}
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	for _, d := range defs {
+		b.WriteString(d)
+	}
+	b.WriteString(intrinsicDecls(t, strings.Join(defs, "")))
+	b.WriteString(wrapper(k))
+	return b.String(), nil
+}
+
+// refuseFeatures finds module-level things the reference cannot run.
+func refuseFeatures(t *textModule) error {
+	if _, ok := t.named["air.function_constants"]; ok {
+		return notJudgeable(KindFunctionConstant, "air.function_constants", "function constants are fixed at pipeline creation; the reference has no values for them")
+	}
+	for _, l := range t.lines {
+		if !strings.HasPrefix(l, "@") {
+			continue
+		}
+		switch {
+		case strings.Contains(l, "MTL_FC_INIT") || strings.Contains(l, "externally_initialized"):
+			return notJudgeable(KindFunctionConstant, "externally initialized global", "a function-constant global (externally initialized): its value is fixed at pipeline creation")
+		case strings.Contains(l, " addrspace(3) "):
+			return notJudgeable(KindThreadgroupMemory, "addrspace(3) global", "threadgroup memory: its sharing between threads is not imitated by a serial CPU run")
+		}
+	}
+	return nil
+}
+
+// intrinsicDecls declares the llvm.* intrinsics the op definitions call and
+// the module does not already declare.
+func intrinsicDecls(t *textModule, defs string) string {
+	have := map[string]bool{}
+	for _, l := range t.lines {
+		if strings.HasPrefix(l, "declare ") {
+			if i := strings.Index(l, "@llvm."); i >= 0 {
+				name, _, _ := symbolAt(l[i+1:])
+				have[name] = true
+			}
+		}
+	}
+	var b strings.Builder
+	for _, m := range intrinsicUse.FindAllStringSubmatch(defs, -1) {
+		if have[m[2]] {
+			continue
+		}
+		have[m[2]] = true
+		var ts []string
+		for _, a := range splitTop(m[3]) {
+			ts = append(ts, paramType(a))
+		}
+		fmt.Fprintf(&b, "declare %s @%s(%s)\n", strings.TrimSpace(m[1]), m[2], strings.Join(ts, ", "))
+	}
+	return b.String()
+}
+
+// wrapper is airpipe_thread: it loads each buffer pointer from the array the
+// harness passes (by Metal index) and each built-in from the ids array, and
+// calls the kernel.
+func wrapper(k *Kernel) string {
+	var b strings.Builder
+	b.WriteString("\ndefine void @airpipe_thread(ptr %bufs, ptr %ids) {\nentry:\n")
+	var args []string
+	for i, p := range k.Params {
+		v := fmt.Sprintf("%%arg%d", i)
+		if p.Role == "air.buffer" {
+			fmt.Fprintf(&b, "  %%bp%d = getelementptr ptr, ptr %%bufs, i64 %d\n  %%b%d = load ptr, ptr %%bp%d\n", i, p.Buffer, i, i)
+			if p.Type == "ptr" {
+				fmt.Fprintf(&b, "  %s = getelementptr i8, ptr %%b%d, i64 0\n", v, i)
+			} else {
+				fmt.Fprintf(&b, "  %s = addrspacecast ptr %%b%d to %s\n", v, i, p.Type)
+			}
+			args = append(args, p.Type+" "+v)
+			continue
+		}
+		slot := builtinSlot[p.Role]
+		n := 1
+		if strings.HasPrefix(p.Type, "<") {
+			fmt.Sscanf(vecLen(p.Type), "%d", &n)
+		}
+		e := elem(p.Type)
+		cur := "poison"
+		for c := range n {
+			fmt.Fprintf(&b, "  %%i%d_%d = getelementptr i32, ptr %%ids, i64 %d\n  %%w%d_%d = load i32, ptr %%i%d_%d\n", i, c, slot+c, i, c, i, c)
+			x := fmt.Sprintf("%%w%d_%d", i, c)
+			if e == "i16" {
+				fmt.Fprintf(&b, "  %%t%d_%d = trunc i32 %s to i16\n", i, c, x)
+				x = fmt.Sprintf("%%t%d_%d", i, c)
+			}
+			if n == 1 {
+				fmt.Fprintf(&b, "  %s = add %s %s, 0\n", v, e, x)
+				break
+			}
+			next := fmt.Sprintf("%%v%d_%d", i, c)
+			if c == n-1 {
+				next = v
+			}
+			fmt.Fprintf(&b, "  %s = insertelement %s %s, %s %s, i32 %d\n", next, p.Type, cur, e, x, c)
+			cur = next
+		}
+		args = append(args, p.Type+" "+v)
+	}
+	fmt.Fprintf(&b, "  call void @%q(%s)\n  ret void\n}\n", k.Name, strings.Join(args, ", "))
+	return b.String()
+}

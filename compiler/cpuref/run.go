@@ -1,0 +1,311 @@
+package cpuref
+
+import (
+	"context"
+	_ "embed"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/airpipe/airpipe/pipeline/proc"
+)
+
+//go:embed harness_c.txt
+var harnessSource []byte
+
+// MaxBufferSize bounds one buffer of a reference run.
+const MaxBufferSize = 64 << 20
+
+// Grid is how a kernel is dispatched: threadgroups per grid and threads per
+// threadgroup, each dimension at least 1.
+type Grid struct {
+	Groups  [3]uint32
+	Threads [3]uint32
+}
+
+// DefaultGrid is 4×4 threads: 2×2 threadgroups of 2×2 threads, so that the
+// threadgroup built-ins are not all zero.
+func DefaultGrid() Grid {
+	return Grid{Groups: [3]uint32{2, 2, 1}, Threads: [3]uint32{2, 2, 1}}
+}
+
+// Size is the grid's total thread count per dimension.
+func (g Grid) Size() [3]uint32 {
+	return [3]uint32{g.Groups[0] * g.Threads[0], g.Groups[1] * g.Threads[1], g.Groups[2] * g.Threads[2]}
+}
+
+// Options configure a reference run.
+type Options struct {
+	// Grid is the dispatch (zero: DefaultGrid).
+	Grid Grid
+	// BufferSize is the size of a buffer whose size AIR does not state
+	// (0: DefaultBufferSize).
+	BufferSize int64
+	// Timeout bounds each tool and the run itself (0: 60 s).
+	Timeout time.Duration
+	// MemoryLimit caps the reference process's data (0: 1 GiB).
+	MemoryLimit uint64
+	// WorkDir holds the files of the run ("": a temporary directory,
+	// removed afterwards).
+	WorkDir string
+}
+
+// DefaultBufferSize is the size given to a buffer whose size AIR does not state:
+// 128 KiB, so that a 16-bit offset read from pattern-filled data stays inside.
+const DefaultBufferSize = 1 << 17
+
+func (o Options) withDefaults() Options {
+	if o.Grid == (Grid{}) {
+		o.Grid = DefaultGrid()
+	}
+	if o.BufferSize <= 0 {
+		o.BufferSize = DefaultBufferSize
+	}
+	if o.Timeout <= 0 {
+		o.Timeout = 60 * time.Second
+	}
+	if o.MemoryLimit == 0 {
+		o.MemoryLimit = 1 << 30
+	}
+	return o
+}
+
+// Data is one buffer's bytes, by Metal buffer index.
+type Data struct {
+	Index int
+	Bytes []byte
+}
+
+// Result is a reference run: the kernel's interface, the bytes each buffer
+// started with and the bytes it ended with.
+type Result struct {
+	Kernel  *Kernel
+	Grid    Grid
+	Inputs  []Data
+	Outputs []Data
+	// LL is the host module that ran (for reproducing by hand).
+	LL string
+}
+
+// Pattern is the initial content of the buffer with Metal index index:
+// byte i is ((i + 1031·index)·7 + 13) & 0xff. Seed 003's (i·7+13)&0xff,
+// shifted per buffer so that no two buffers start alike (a lowering that
+// swapped two buffers would otherwise read the right bytes for the wrong
+// reason). Untouched words show as this pattern in the output.
+func Pattern(index int, size int64) []byte {
+	b := make([]byte, size)
+	for i := range b {
+		b[i] = byte((int64(i)+1031*int64(index))*7 + 13)
+	}
+	return b
+}
+
+// Disassemble returns llvm-dis-19's text of bitcode.
+func Disassemble(ctx context.Context, bitcode []byte, timeout time.Duration) (string, error) {
+	out, err := proc.Run(ctx, proc.Spec{Path: "llvm-dis-19", Args: []string{"-o", "-", "-"}, Stdin: bitcode, Timeout: timeout, MaxOutput: 64 << 20})
+	if errors.Is(err, proc.ErrNotFound) {
+		return "", fmt.Errorf("%w: llvm-dis-19 is not installed", ErrUnavailable)
+	}
+	if err != nil {
+		return "", err
+	}
+	if out.ExitCode != 0 || out.Truncated {
+		return "", notJudgeable(KindDisassemble, "llvm-dis-19", "llvm-dis-19 cannot read the module (%s): %s", out.Describe(), out.Tail(3))
+	}
+	return string(out.Stdout), nil
+}
+
+// Run executes entry point entry of the AIR module bitcode on the CPU: LLVM
+// compiles the retargeted module, the harness runs it over the grid with
+// pattern-filled buffers, and the buffers come back. A shader the reference
+// cannot run is a *NotJudgeableError; a missing tool wraps ErrUnavailable.
+func Run(ctx context.Context, bitcode []byte, entry string, opts Options) (*Result, error) {
+	opts = opts.withDefaults()
+	ll, err := Disassemble(ctx, bitcode, opts.Timeout)
+	if err != nil {
+		return nil, err
+	}
+	return RunText(ctx, ll, entry, opts)
+}
+
+// RunText is Run on llvm-dis text.
+func RunText(ctx context.Context, ll, entry string, opts Options) (*Result, error) {
+	opts = opts.withDefaults()
+	for k := range 3 {
+		if opts.Grid.Groups[k] < 1 || opts.Grid.Threads[k] < 1 {
+			return nil, fmt.Errorf("cpuref: grid %+v: every dimension must be at least 1", opts.Grid)
+		}
+	}
+	t := parseText(ll)
+	k, err := inspect(t, entry)
+	if err != nil {
+		var nj *NotJudgeableError
+		if !errors.As(err, &nj) {
+			err = notJudgeable(KindMalformed, "entry point metadata", "%v", err)
+		}
+		return nil, err
+	}
+	host, err := rewrite(t, k)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Kernel: k, Grid: opts.Grid, LL: host}
+	for _, b := range k.Buffers {
+		size := b.StaticSize
+		if size == 0 {
+			size = opts.BufferSize
+		}
+		res.Inputs = append(res.Inputs, Data{Index: b.Index, Bytes: Pattern(b.Index, size)})
+	}
+	dir := opts.WorkDir
+	if dir == "" {
+		dir, err = os.MkdirTemp("", "airpipe-cpuref-")
+		if err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(dir)
+	}
+	exe, err := build(ctx, dir, host, opts.Timeout)
+	if err != nil {
+		return nil, err
+	}
+	res.Outputs, err = execute(ctx, dir, exe, k, res.Inputs, opts)
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// harnessObject compiles harness.c once per process.
+var harnessObject = sync.OnceValues(func() (string, error) {
+	dir, err := os.MkdirTemp("", "airpipe-cpuref-harness-")
+	if err != nil {
+		return "", err
+	}
+	src := filepath.Join(dir, "harness.c")
+	if err := os.WriteFile(src, harnessSource, 0o644); err != nil {
+		return "", err
+	}
+	obj := filepath.Join(dir, "harness.o")
+	out, err := proc.Run(context.Background(), proc.Spec{Path: "cc", Args: []string{"-O1", "-c", "-o", obj, src}, Timeout: time.Minute})
+	if errors.Is(err, proc.ErrNotFound) {
+		return "", fmt.Errorf("%w: no C compiler (cc)", ErrUnavailable)
+	}
+	if err != nil {
+		return "", err
+	}
+	if out.ExitCode != 0 {
+		return "", fmt.Errorf("cpuref: cc harness.c: %s: %s", out.Describe(), out.Tail(5))
+	}
+	return obj, nil
+})
+
+// build compiles the host module with llc-19 and links it with the harness.
+func build(ctx context.Context, dir, host string, timeout time.Duration) (string, error) {
+	hobj, err := harnessObject()
+	if err != nil {
+		return "", err
+	}
+	ll := filepath.Join(dir, "kernel.ll")
+	if err := os.WriteFile(ll, []byte(host), 0o644); err != nil {
+		return "", err
+	}
+	if strings.Contains(host, "\n!llvm.dbg.cu = ") {
+		// Apple's debug info (DWARF language 61) crashes llc-19's DWARF
+		// writer; it carries no meaning the reference needs.
+		stripped := filepath.Join(dir, "kernel.bc")
+		out, err := proc.Run(ctx, proc.Spec{Path: "opt-19", Args: []string{"--strip-debug", "-o", stripped, ll}, Timeout: timeout, MemoryLimit: 4 << 30})
+		if errors.Is(err, proc.ErrNotFound) {
+			return "", fmt.Errorf("%w: opt-19 is not installed", ErrUnavailable)
+		}
+		if err != nil {
+			return "", err
+		}
+		if out.ExitCode != 0 {
+			return "", notJudgeable(KindCompile, "opt-19", "opt-19 --strip-debug refused the retargeted module (%s): %s", out.Describe(), firstLine(out.Tail(20)))
+		}
+		ll = stripped
+	}
+	obj := filepath.Join(dir, "kernel.o")
+	out, err := proc.Run(ctx, proc.Spec{Path: "llc-19", Args: []string{"-O2", "-mcpu=x86-64", "-relocation-model=pic", "-filetype=obj", "-o", obj, ll}, Timeout: timeout, MemoryLimit: 4 << 30})
+	if errors.Is(err, proc.ErrNotFound) {
+		return "", fmt.Errorf("%w: llc-19 is not installed", ErrUnavailable)
+	}
+	if err != nil {
+		return "", err
+	}
+	if out.ExitCode != 0 {
+		return "", notJudgeable(KindCompile, "llc-19", "llc-19 refused the retargeted module (%s): %s", out.Describe(), firstLine(out.Tail(20)))
+	}
+	exe := filepath.Join(dir, "kernel")
+	out, err = proc.Run(ctx, proc.Spec{Path: "cc", Args: []string{"-o", exe, hobj, obj, "-lm"}, Timeout: timeout})
+	if err != nil {
+		return "", err
+	}
+	if out.ExitCode != 0 {
+		return "", notJudgeable(KindCompile, "link", "linking the reference failed (%s): %s", out.Describe(), firstLine(out.Tail(20)))
+	}
+	return exe, nil
+}
+
+func firstLine(s string) string {
+	for _, l := range strings.Split(s, "\n") {
+		if strings.Contains(l, "error") {
+			return strings.TrimSpace(l)
+		}
+	}
+	l, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
+	return l
+}
+
+// execute runs the harness over the inputs and reads the outputs back.
+func execute(ctx context.Context, dir, exe string, k *Kernel, inputs []Data, opts Options) ([]Data, error) {
+	g := opts.Grid
+	ftz := 0
+	if k.DenormsDisabled {
+		ftz = 1
+	}
+	var spec strings.Builder
+	fmt.Fprintf(&spec, "groups %d %d %d threads %d %d %d ftz %d memory %d buffers %d\n",
+		g.Groups[0], g.Groups[1], g.Groups[2], g.Threads[0], g.Threads[1], g.Threads[2], ftz, opts.MemoryLimit, len(inputs))
+	for _, in := range inputs {
+		ip := filepath.Join(dir, fmt.Sprintf("in%d.bin", in.Index))
+		op := filepath.Join(dir, fmt.Sprintf("out%d.bin", in.Index))
+		if err := os.WriteFile(ip, in.Bytes, 0o644); err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(&spec, "%d %d %s %s\n", in.Index, len(in.Bytes), ip, op)
+	}
+	out, err := proc.Run(ctx, proc.Spec{Path: exe, Stdin: []byte(spec.String()), Timeout: opts.Timeout})
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case out.TimedOut:
+		return nil, notJudgeable(KindTimeout, "", "the reference did not finish within %s (a loop bounded by pattern-filled data?)", opts.Timeout)
+	case out.Cancelled:
+		return nil, ctx.Err()
+	case out.ExitCode == 3:
+		return nil, notJudgeable(KindOutOfBounds, "", "on the pattern-filled inputs the kernel touches memory outside its buffers, which a GPU leaves undefined")
+	case out.ExitCode == 4:
+		return nil, notJudgeable(KindTrap, "", "the CPU trapped (integer division by zero or an illegal instruction), which a GPU leaves undefined")
+	case out.ExitCode != 0:
+		return nil, fmt.Errorf("cpuref: reference run failed (%s): %s", out.Describe(), out.Tail(5))
+	}
+	outs := make([]Data, len(inputs))
+	for i, in := range inputs {
+		b, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("out%d.bin", in.Index)))
+		if err != nil {
+			return nil, err
+		}
+		if len(b) != len(in.Bytes) {
+			return nil, fmt.Errorf("cpuref: buffer %d came back with %d bytes, not %d", in.Index, len(b), len(in.Bytes))
+		}
+		outs[i] = Data{Index: in.Index, Bytes: b}
+	}
+	return outs, nil
+}

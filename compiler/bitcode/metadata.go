@@ -282,6 +282,13 @@ func (r *reader) resolveMD() *Error {
 				d.Refs[j] = r.md[id-1]
 			}
 		}
+		if d.Kind == "DILocation" && len(d.Ops) > 3 {
+			// a location's scope is required, so its id carries no +1
+			d.Refs[3] = nil
+			if d.Ops[3] < uint64(len(r.md)) {
+				d.Refs[3] = r.md[d.Ops[3]]
+			}
+		}
 	}
 	r.diPending = r.diPending[:0]
 	r.mdPending = r.mdPending[:0]

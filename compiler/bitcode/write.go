@@ -127,26 +127,12 @@ func (p *printer) module() {
 	for _, g := range m.Globals {
 		p.globalVar(g)
 	}
-	// LLVM 19 reads llvm.dbg.* intrinsic calls into debug records and
-	// erases the declarations; printing turns records back into calls,
-	// declaring the intrinsics again after the other functions.
-	var redeclare []*air.Function
+	// LLVM 19 reads llvm.dbg.* intrinsic calls into debug records (printed
+	// as #dbg_value(...) lines) and erases the intrinsics' declarations.
 	for _, f := range m.Functions {
 		if isDbgIntrinsic(f) {
 			continue
 		}
-		p.b('\n')
-		p.function(f)
-		if p.stripDebug {
-			continue
-		}
-		for _, d := range dbgCalled(f) {
-			if !containsFn(redeclare, d) {
-				redeclare = append(redeclare, d)
-			}
-		}
-	}
-	for _, f := range redeclare {
 		p.b('\n')
 		p.function(f)
 	}
@@ -344,29 +330,6 @@ func isDbgIntrinsic(f *air.Function) bool {
 	switch f.Name {
 	case "llvm.dbg.addr", "llvm.dbg.value", "llvm.dbg.assign", "llvm.dbg.declare", "llvm.dbg.label":
 		return f.IsDeclaration()
-	}
-	return false
-}
-
-func dbgCalled(f *air.Function) []*air.Function {
-	var out []*air.Function
-	for _, b := range f.Blocks {
-		for _, in := range b.Insts {
-			if c, ok := in.(*air.Call); ok {
-				if fn := c.Called(); fn != nil && isDbgIntrinsic(fn) {
-					out = append(out, fn)
-				}
-			}
-		}
-	}
-	return out
-}
-
-func containsFn(s []*air.Function, f *air.Function) bool {
-	for _, x := range s {
-		if x == f {
-			return true
-		}
 	}
 	return false
 }

@@ -7,9 +7,11 @@ import (
 )
 
 // Debug-info nodes the printer renders in LLVM's specialised syntax:
-// DIFile, DICompileUnit, DISubprogram (the DISPFlags layout),
-// DISubroutineType, DIImportedEntity, DIModule and DILocation. Others print
-// as "!DIKind(<not printed>)" (a counted oracle gap).
+// DIFile, DICompileUnit, DISubprogram (both layouts), DISubroutineType,
+// DIImportedEntity, DIModule and DILocation here, the types, variables,
+// scopes and expressions in write_di_types.go. Record layouts LLVM 19 would
+// upgrade (old expression versions, big-integer enumerators, ...) print as
+// "!DIKind(<not printed>)": a gap the oracle counts.
 
 // diRef returns operand i of a DI node as a metadata reference (nil when absent).
 func diRef(n *air.DINode, i int) air.Metadata {
@@ -44,7 +46,7 @@ func diSupported(n *air.DINode) bool {
 	case "DISubroutineType":
 		return diOp(n, 0) >= 2
 	}
-	return false
+	return diTypeSupported(n)
 }
 
 // diOperands lists a DI node's operands in LLVM's operand order (the order
@@ -78,7 +80,7 @@ func (p *printer) diOperands(n *air.DINode) []air.Metadata {
 		}
 		return idx(1)
 	}
-	return nil
+	return p.diTypeOperands(n)
 }
 
 type fieldPrinter struct {
@@ -248,6 +250,10 @@ func (p *printer) diBody(n *air.DINode) bool {
 	if n.Kind == "DILocation" {
 		return false // printed by the caller
 	}
+	if n.Kind == "DIExpression" {
+		p.expression(n)
+		return true
+	}
 	if diDistinct(n) {
 		p.s("distinct ")
 	}
@@ -350,6 +356,8 @@ func (p *printer) diBody(n *air.DINode) bool {
 		f.md("file", file, true)
 		f.num("line", int64(diOp(n, 7)), true)
 		f.boolean("isDecl", diOp(n, 8) != 0, &no)
+	default:
+		p.diTypeBody(n, f)
 	}
 	p.b(')')
 	return true

@@ -132,7 +132,38 @@ func (p *printer) syncScope(id uint64) {
 	p.s("\")")
 }
 
+// dbgRecord prints a call of a debug intrinsic as the debug record LLVM 19
+// reads it into and llvm-dis-19 prints: #dbg_value(value, !var, !expr, !loc).
+func (p *printer) dbgRecord(c *air.Call) bool {
+	fn := c.Called()
+	kind := fn.Name[len("llvm.dbg."):]
+	if kind == "addr" || len(c.Args) < 1 || c.Loc == nil {
+		return false
+	}
+	p.s("    #dbg_")
+	p.s(kind)
+	p.b('(')
+	for i, a := range c.Args {
+		if i > 0 {
+			p.s(", ")
+		}
+		mv, ok := a.(*air.MetadataValue)
+		if !ok {
+			p.typedValue(a)
+			continue
+		}
+		p.mdRef(mv.MD)
+	}
+	p.s(", ")
+	p.mdRef(p.locNode(c.Loc))
+	p.s(")\n")
+	return true
+}
+
 func (p *printer) inst(in air.Instruction) {
+	if c, ok := in.(*air.Call); ok && c.Called() != nil && isDbgIntrinsic(c.Called()) && p.dbgRecord(c) {
+		return
+	}
 	base := in.Common()
 	p.s("  ")
 	if base.Name != "" {

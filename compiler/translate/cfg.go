@@ -30,6 +30,10 @@ func (e *cfgError) Error() string { return "unsupported control flow: " + e.shap
 type cfgSplit struct {
 	node, target int
 	preds        []int
+	// A clone (clone set) is a copy of target entered from preds; succ is
+	// target's successors when it was made.
+	clone bool
+	succ  []int
 	// A dispatch node (target -1) replaces a loop's several exits: the
 	// edges from predsOf[i] into targets[i] all enter node, which branches
 	// on which exit was taken (a selector phi) to targets[i].
@@ -49,6 +53,8 @@ type cfgPlan struct {
 	succ [][]int
 	// orig is the number of LLVM blocks; nodes at or above it are synthetic.
 	orig int
+	// cloneOf maps a duplicated block's node to the LLVM block it copies.
+	cloneOf map[int]int
 	// splits are the synthetic nodes in creation order.
 	splits []cfgSplit
 	// order is the emission order: reachable nodes in reverse post-order.
@@ -98,6 +104,62 @@ func (p *cfgPlan) split(preds []int, target int) {
 		}
 	}
 	p.splits = append(p.splits, cfgSplit{node: n, target: target, preds: append([]int(nil), preds...)})
+}
+
+// maxClones bounds how many blocks the structuriser may duplicate.
+const maxClones = 64
+
+// cloneShared duplicates block c, a block of b's selection construct that is
+// also entered from outside it (the short-circuit shape of `if (a || b)`),
+// so that b's preds of c enter a copy of their own. Only a block that
+// dominates no other block, heads no loop and is no latch is duplicated:
+// its values are then used only in it and in its successors' phis.
+func (p *cfgPlan) cloneShared(c int, construct map[int]bool, b int, f *cfgFacts, loops map[int]*loopInfo, loopOf []int) bool {
+	if len(p.cloneOf) >= maxClones || loops[c] != nil || loopOf[c] != loopOf[b] || len(p.succ[c]) == 0 {
+		return false
+	}
+	if c >= p.orig {
+		if _, ok := p.cloneOf[c]; !ok {
+			return false // a synthetic node
+		}
+	}
+	if h := loopOf[c]; h >= 0 && loops[h].latches[0] == c {
+		return false
+	}
+	for y := range f.idom {
+		if y != c && f.idom[y] == c {
+			return false
+		}
+	}
+	var preds []int
+	for _, q := range f.preds[c] {
+		if construct[q] || q == b {
+			preds = append(preds, q)
+		}
+	}
+	if len(preds) == 0 || len(preds) == len(f.preds[c]) {
+		return false
+	}
+	sort.Ints(preds)
+	src := c
+	if o, ok := p.cloneOf[c]; ok {
+		src = o
+	}
+	n := len(p.succ)
+	p.succ = append(p.succ, append([]int(nil), p.succ[c]...))
+	for _, q := range preds {
+		for i, s := range p.succ[q] {
+			if s == c {
+				p.succ[q][i] = n
+			}
+		}
+	}
+	if p.cloneOf == nil {
+		p.cloneOf = map[int]int{}
+	}
+	p.cloneOf[n] = src
+	p.splits = append(p.splits, cfgSplit{node: n, target: c, preds: preds, clone: true, succ: append([]int(nil), p.succ[c]...)})
+	return true
 }
 
 // maxLoopExits bounds the exits a dispatch node may join.
@@ -407,6 +469,9 @@ func (p *cfgPlan) try() (bool, error) {
 			var inner []int
 			for c := range construct {
 				if !f.dominates(b, c) {
+					if p.cloneShared(c, construct, b, f, loops, loopOf) {
+						return false, nil
+					}
 					return false, &cfgError{"unstructured selection (shared arm)"}
 				}
 				if contains(p.succ[c], m) {

@@ -19,6 +19,9 @@ type phiSrc struct {
 	v    air.Value
 	slot *phiSlot
 	id   spirv.ID // a constant (a dispatch selector's exit number)
+	// ctx, when positive, is the clone node v must be read in (v may be
+	// defined in the duplicated block); 0 is the plain value.
+	ctx int
 }
 
 type pendingPhi struct {
@@ -50,6 +53,10 @@ func (t *translator) collectPhis() {
 			t.collectDispatch(sp)
 			continue
 		}
+		if sp.clone {
+			t.collectClone(sp)
+			continue
+		}
 		for _, target := range t.phis[sp.target] {
 			fwd := &phiSlot{phi: target.phi, in: map[int]phiSrc{}}
 			for _, q := range sp.preds {
@@ -60,6 +67,32 @@ func (t *translator) collectPhis() {
 			}
 			target.in[sp.node] = phiSrc{slot: fwd}
 			t.phis[sp.node] = append(t.phis[sp.node], fwd)
+		}
+	}
+}
+
+// collectClone gives a duplicated block its own copies of the original's
+// phis (for the predecessors moved to it) and adds it, with its own values,
+// to the phis of the successors it shares with the original.
+func (t *translator) collectClone(sp cfgSplit) {
+	for _, ts := range t.phis[sp.target] {
+		cs := &phiSlot{phi: ts.phi, in: map[int]phiSrc{}}
+		for _, q := range sp.preds {
+			if src, ok := ts.in[q]; ok {
+				cs.in[q] = src
+				delete(ts.in, q)
+			}
+		}
+		t.phis[sp.node] = append(t.phis[sp.node], cs)
+	}
+	for _, s := range distinct(sp.succ) {
+		for _, ss := range t.phis[s] {
+			if src, ok := ss.in[sp.target]; ok {
+				if src.v != nil {
+					src.ctx = sp.node
+				}
+				ss.in[sp.node] = src
+			}
 		}
 	}
 }
@@ -95,7 +128,7 @@ func (t *translator) emitPhis(node int) {
 		s.pos = t.f.Len()
 		s.id = t.f.OpWords(spirv.OpPhi, typ)
 		t.pending = append(t.pending, pendingPhi{node, s})
-		if s.phi != nil && node < t.plan.orig && s.phi.Parent != nil && s.phi.Parent.Index == node {
+		if s.phi != nil && s.phi.Parent != nil && s.phi.Parent.Index == t.blockOf(node) {
 			if isPointer(s.phi.Type()) {
 				r := t.rootOf(s.phi)
 				t.ptrs[s.phi] = pointer{root: r, dyn: s.id, off: s.id}
@@ -135,8 +168,13 @@ func (t *translator) patchPhis() {
 				id = src.slot.id
 			case src.id != 0:
 				id = src.id
+			case src.ctx > 0 && t.cloneVals[src.ctx][src.v] != 0:
+				id = t.cloneVals[src.ctx][src.v]
 			case isPointer(src.v.Type()):
-				p := t.ptr(src.v)
+				p, ok := t.clonePtrs[src.ctx][src.v]
+				if src.ctx == 0 || !ok {
+					p = t.ptr(src.v)
+				}
 				if pp.slot.phi != nil && p.root != t.rootOf(pp.slot.phi) {
 					t.miss.add(CodeUnhandledInstruction, "phi of pointers into different memory")
 				}
@@ -153,4 +191,16 @@ func (t *translator) patchPhis() {
 func isPointer(ty air.Type) bool {
 	_, ok := ty.(*air.PointerType)
 	return ok
+}
+
+// blockOf is the LLVM block a node emits: itself, the block a clone
+// copies, or -1 for a synthetic node.
+func (t *translator) blockOf(node int) int {
+	if node < t.plan.orig {
+		return node
+	}
+	if o, ok := t.plan.cloneOf[node]; ok {
+		return o
+	}
+	return -1
 }

@@ -94,6 +94,9 @@ type translator struct {
 	phis       [][]*phiSlot
 	pending    []pendingPhi
 	selectors  map[int]*phiSlot
+	// cloneVals and clonePtrs hold what a duplicated block's copy defines.
+	cloneVals map[int]map[air.Value]spirv.ID
+	clonePtrs map[int]map[air.Value]pointer
 	// workgroupSize is the kernel's local size (a spec-constant composite).
 	workgroupSize spirv.ID
 	u32           spirv.ID
@@ -192,6 +195,8 @@ func (t *translator) emitBody(fn *air.Function) {
 			t.exitLabel[i] = t.b.ID()
 		}
 	}
+	t.cloneVals = map[int]map[air.Value]spirv.ID{}
+	t.clonePtrs = map[int]map[air.Value]pointer{}
 	t.collectPhis()
 	t.f.Emit(spirv.OpBranch, uint32(t.entryLabel[0]))
 	var fresh []spirv.ID
@@ -213,7 +218,7 @@ func (t *translator) emitBody(fn *air.Function) {
 			t.f.Emit(spirv.OpBranch, uint32(t.exitLabel[node]))
 			t.f.Label(t.exitLabel[node])
 		}
-		if node >= plan.orig {
+		if node >= plan.orig && t.blockOf(node) < 0 {
 			if sel := t.selectors[node]; sel != nil {
 				t.dispatchBranch(node, sel.id, freshLabel)
 				continue
@@ -221,7 +226,11 @@ func (t *translator) emitBody(fn *air.Function) {
 			t.f.Emit(spirv.OpBranch, uint32(t.entryLabel[plan.succ[node][0]]))
 			continue
 		}
-		bl := fn.Blocks[node]
+		bl := fn.Blocks[t.blockOf(node)]
+		var restore func()
+		if node >= plan.orig {
+			restore = t.cloneScope(bl, node)
+		}
 		for _, in := range bl.Insts[:len(bl.Insts)-1] {
 			if _, ok := in.(*air.Phi); ok {
 				continue
@@ -229,6 +238,9 @@ func (t *translator) emitBody(fn *air.Function) {
 			t.inst(in)
 		}
 		t.terminator(node, bl.Insts[len(bl.Insts)-1], freshLabel)
+		if restore != nil {
+			restore()
+		}
 	}
 	for _, id := range fresh {
 		t.f.Label(id)
@@ -242,6 +254,64 @@ func freshOr(node int, labels []spirv.ID, fresh func() spirv.ID) spirv.ID {
 		return fresh()
 	}
 	return labels[node]
+}
+
+// cloneScope starts emitting node, a copy of block bl: the block's values
+// get fresh ids for the copy, kept in cloneVals/clonePtrs for the
+// successors' phis, and the original's ids come back when it returns.
+// (The phis of the copy were registered by emitPhis already; they are
+// saved in the scope too.)
+func (t *translator) cloneScope(bl *air.Block, node int) func() {
+	savedV := map[air.Value]spirv.ID{}
+	savedP := map[air.Value]pointer{}
+	var defs []air.Value
+	for _, in := range bl.Insts {
+		if !air.HasResult(in) {
+			continue
+		}
+		defs = append(defs, in)
+		if id, ok := t.vals[in]; ok {
+			savedV[in] = id
+		}
+		if p, ok := t.ptrs[in]; ok {
+			savedP[in] = p
+		}
+		if _, phi := in.(*air.Phi); !phi {
+			delete(t.vals, in)
+			delete(t.ptrs, in)
+		}
+	}
+	// The copy's phis are registered already (emitPhis ran for node); the
+	// original's were saved above only if the original was emitted first.
+	for _, s := range t.phis[node] {
+		if s.phi != nil {
+			if isPointer(s.phi.Type()) {
+				delete(savedP, s.phi)
+			} else {
+				delete(savedV, s.phi)
+			}
+		}
+	}
+	return func() {
+		cv, cp := map[air.Value]spirv.ID{}, map[air.Value]pointer{}
+		for _, d := range defs {
+			if id, ok := t.vals[d]; ok {
+				cv[d] = id
+			}
+			if p, ok := t.ptrs[d]; ok {
+				cp[d] = p
+			}
+			delete(t.vals, d)
+			delete(t.ptrs, d)
+		}
+		t.cloneVals[node], t.clonePtrs[node] = cv, cp
+		for d, id := range savedV {
+			t.vals[d] = id
+		}
+		for d, p := range savedP {
+			t.ptrs[d] = p
+		}
+	}
 }
 
 // dispatchBranch ends a dispatch node: a branch on its selector to the exit taken.

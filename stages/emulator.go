@@ -1,0 +1,315 @@
+package stages
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/airpipe/airpipe/compiler/cpuref"
+	"github.com/airpipe/airpipe/compiler/translate"
+	"github.com/airpipe/airpipe/device"
+	"github.com/airpipe/airpipe/pipeline"
+)
+
+// emulatorVersion changes whenever the emulator stage's verdicts change.
+const emulatorVersion = "1"
+
+// Emulator codes (append-only; documented in docs/codes.md).
+const (
+	// CodeEmulatorMismatch: lavapipe's output differs from the CPU
+	// reference; the detail is "buffer B word I" (the first differing
+	// 32-bit word), the message "expected X got Y".
+	CodeEmulatorMismatch = "emulator/mismatch"
+	// CodeEmulatorNoReference (unjudged): the CPU reference cannot run the
+	// entry point; the detail is the reason's kind (cpuref.Kind*) and the
+	// thing it names ("texture air.texture", "approximate-op air.fast_sqrt.f32").
+	CodeEmulatorNoReference = "emulator/no-reference"
+	// CodeEmulatorWritesNothing (unjudged): the kernel has no buffer it may
+	// write, or neither the reference nor lavapipe changed a byte: nothing
+	// was compared, so it is not a pass.
+	CodeEmulatorWritesNothing = "emulator/writes-nothing"
+	// CodeEmulatorNotImplemented (unjudged): the stage does not run this kind
+	// of function yet; the detail is the stage ("fragment", "vertex").
+	CodeEmulatorNotImplemented = "emulator/not-implemented"
+	// CodeEmulatorNoTranslation: no SPIR-V reached the stage (the translate
+	// stage was replaced by an exec stage).
+	CodeEmulatorNoTranslation = "emulator/no-translation"
+	// CodeEmulatorInterface: the SPIR-V's bindings are not the AIR entry
+	// point's buffers; the detail names the binding.
+	CodeEmulatorInterface = "emulator/interface-mismatch"
+	// CodeEmulatorDriver: lavapipe refused the pipeline or the dispatch; the
+	// detail is the Vulkan call.
+	CodeEmulatorDriver = "emulator/driver-error"
+	// CodeEmulatorDeviceLost: the dispatch lost the device (a GPU fault or
+	// a hang past the stage's timeout).
+	CodeEmulatorDeviceLost = "emulator/device-lost"
+)
+
+// EmulatorOptions configure the emulator stage.
+type EmulatorOptions struct {
+	// Device names the Vulkan device that runs the SPIR-V (default
+	// "lavapipe"; any name device.Open accepts).
+	Device string
+	// Grid is the dispatch (zero: cpuref.DefaultGrid, 4×4 threads as 2×2
+	// threadgroups of 2×2). The workgroup size is set explicitly from it.
+	Grid cpuref.Grid
+	// BufferSize is the size of a buffer whose size AIR does not state
+	// (0: cpuref.DefaultBufferSize).
+	BufferSize int64
+	// Timeout bounds the reference's tools and run (0: 60 s).
+	Timeout time.Duration
+}
+
+// Emulator is the emulator stage: lavapipe runs each translated compute
+// kernel over pattern-filled buffers and every buffer must equal, bit for
+// bit, what LLVM's own CPU execution of the original AIR left in it
+// (compiler/cpuref). There is no ULP bound: operations Metal does not define
+// to the bit are never compared (the reference sets them aside), so every
+// comparison made is exact. Anything not compared is unjudged with its own
+// code and reason; a kernel that writes nothing is never passed.
+func Emulator(opts EmulatorOptions) pipeline.Stage[*Module] {
+	e := &emulator{opts: opts}
+	if e.opts.Device == "" {
+		e.opts.Device = "lavapipe"
+	}
+	return pipeline.Stage[*Module]{
+		Name: "emulator", Version: emulatorVersion, Workers: 2,
+		Run: e.run,
+	}
+}
+
+// emulator holds the stage's device, opened on first use and shared by its
+// workers (device.Device is safe for concurrent use).
+type emulator struct {
+	opts EmulatorOptions
+	mu   sync.Mutex
+	dev  *device.Device
+}
+
+// open returns the shared device, reopening it after a loss.
+func (e *emulator) open() (*device.Device, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.dev != nil && e.dev.Err() == nil {
+		return e.dev, nil
+	}
+	d, err := device.Open(e.opts.Device, device.Options{})
+	if err != nil {
+		return nil, err
+	}
+	e.dev = d
+	return d, nil
+}
+
+func (e *emulator) run(ctx context.Context, m *Module) pipeline.Result {
+	if m.Translation == nil {
+		return pipeline.Fail(CodeEmulatorNoTranslation, "translate", "no SPIR-V: the translate stage was replaced by an exec stage, which leaves only files")
+	}
+	refl := m.Translation.Reflection
+	if refl.Stage != "kernel" {
+		r := pipeline.UnjudgedBecause(refl.Stage + " execution not implemented: the emulator runs compute kernels only")
+		r.Code, r.Detail = CodeEmulatorNotImplemented, refl.Stage
+		return r
+	}
+	start := time.Now()
+	ref, err := cpuref.Run(ctx, m.Bitcode, m.Translation.Entry, cpuref.Options{Grid: e.opts.Grid, BufferSize: e.opts.BufferSize, Timeout: e.opts.Timeout})
+	refTime := time.Since(start)
+	var nj *cpuref.NotJudgeableError
+	switch {
+	case errors.As(err, &nj):
+		r := pipeline.UnjudgedBecause(nj.Reason)
+		r.Code, r.Detail = CodeEmulatorNoReference, nj.Kind
+		if nj.Detail != "" {
+			r.Detail += " " + nj.Detail
+		}
+		return r
+	case errors.Is(err, cpuref.ErrUnavailable):
+		return pipeline.Unavailablef(err.Error())
+	case ctx.Err() != nil:
+		return pipeline.Fail(pipeline.CodeCancelled, "reference", ctx.Err().Error())
+	case err != nil:
+		r := pipeline.UnjudgedBecause(err.Error())
+		r.Code, r.Detail = CodeEmulatorNoReference, "reference-error"
+		return r
+	}
+	if !anyWritable(ref.Kernel) {
+		r := pipeline.UnjudgedBecause("the kernel has no buffer it may write: nothing to compare")
+		r.Code, r.Detail = CodeEmulatorWritesNothing, "no writable buffer"
+		return r
+	}
+	dev, err := e.open()
+	if err != nil {
+		if errors.Is(err, device.ErrUnavailable) {
+			return pipeline.Unavailablef(fmt.Sprintf("%s: %v", e.opts.Device, err))
+		}
+		return pipeline.Fail(CodeEmulatorDriver, "open", err.Error())
+	}
+	if r, ok := checkInterface(refl.Bindings, ref.Kernel); !ok {
+		return r
+	}
+	start = time.Now()
+	got, res := dispatch(ctx, dev, m.Translation.SPIRV, m.Translation.Entry, ref)
+	if got == nil {
+		return res
+	}
+	devTime := time.Since(start)
+	r := compare(ref, got)
+	if r.Data == nil {
+		r.Data = map[string]string{}
+	}
+	f := dev.Facts()
+	r.Data["emulator_device"] = f.Name
+	r.Data["emulator_driver"] = f.DriverInfo
+	r.Data["reference_ms"] = strconv.FormatInt(refTime.Milliseconds(), 10)
+	r.Data["device_ms"] = strconv.FormatInt(devTime.Milliseconds(), 10)
+	g := ref.Grid
+	r.Data["grid"] = fmt.Sprintf("%dx%dx%d groups of %dx%dx%d", g.Groups[0], g.Groups[1], g.Groups[2], g.Threads[0], g.Threads[1], g.Threads[2])
+	return r
+}
+
+func anyWritable(k *cpuref.Kernel) bool {
+	for _, b := range k.Buffers {
+		if b.Writable() {
+			return true
+		}
+	}
+	return false
+}
+
+// dispatch runs the SPIR-V once on dev over the reference's inputs and
+// returns every buffer's bytes afterwards, by Metal index (a buffer the
+// SPIR-V does not bind keeps its input). On failure it returns nil and the
+// result to report.
+func dispatch(ctx context.Context, dev *device.Device, spirv []byte, entry string, ref *cpuref.Result) (map[int][]byte, pipeline.Result) {
+	p, err := dev.LoadPipeline(spirv, entry)
+	if err != nil {
+		return nil, driverResult("vkCreateComputePipelines", err)
+	}
+	defer p.Unload()
+	inputs := map[int][]byte{}
+	for _, in := range ref.Inputs {
+		inputs[in.Index] = in.Bytes
+	}
+	got := map[int][]byte{}
+	for i, b := range inputs {
+		got[i] = b
+	}
+	var binds []device.Binding
+	for _, b := range bindingsOf(ref) {
+		data := inputs[b]
+		buf, err := dev.NewBuffer(int64((len(data) + 3) &^ 3))
+		if err != nil {
+			return nil, driverResult("vkCreateBuffer", err)
+		}
+		defer buf.Free()
+		copy(buf.Bytes(), data)
+		binds = append(binds, device.Binding{Set: 0, Binding: uint32(b), Buffer: buf})
+	}
+	x := device.DispatchArgs{Groups: ref.Grid.Groups, Threads: ref.Grid.Threads, Bindings: binds}
+	if err := dev.Run(ctx, p, x); err != nil {
+		var le *device.LimitError
+		if errors.As(err, &le) {
+			r := pipeline.UnjudgedBecause(err.Error())
+			r.Code, r.Detail = CodeEmulatorNoReference, "grid exceeds device limits"
+			return nil, r
+		}
+		if errors.Is(err, device.ErrInvalidArgument) {
+			return nil, pipeline.Fail(CodeEmulatorInterface, "dispatch", err.Error())
+		}
+		if errors.Is(err, device.ErrLost) {
+			return nil, pipeline.Fail(CodeEmulatorDeviceLost, entry, err.Error())
+		}
+		if ctx.Err() != nil {
+			return nil, pipeline.Fail(pipeline.CodeTimeout, "dispatch", err.Error())
+		}
+		return nil, driverResult("vkQueueSubmit", err)
+	}
+	for _, b := range binds {
+		got[int(b.Binding)] = append([]byte(nil), b.Buffer.Bytes()[:len(inputs[int(b.Binding)])]...)
+	}
+	return got, pipeline.Result{}
+}
+
+// bindingsOf lists the buffer bindings to make: every buffer the reference
+// knows, by the ABI (compiler/translate/ABI.md: air.buffer i is binding i).
+func bindingsOf(ref *cpuref.Result) []int {
+	var out []int
+	for _, b := range ref.Kernel.Buffers {
+		out = append(out, b.Index)
+	}
+	sort.Ints(out)
+	return out
+}
+
+// checkInterface compares the SPIR-V's bindings (its reflection) with the
+// buffers the reference read off the AIR: each binding must be a storage
+// buffer at the index of one of the entry point's buffers.
+func checkInterface(bs []translate.Binding, k *cpuref.Kernel) (pipeline.Result, bool) {
+	known := map[int]bool{}
+	for _, b := range k.Buffers {
+		known[b.Index] = true
+	}
+	for _, b := range bs {
+		if b.Set != 0 || b.Kind != "storage-buffer" || !known[b.Binding] {
+			return pipeline.Fail(CodeEmulatorInterface, fmt.Sprintf("set %d binding %d", b.Set, b.Binding),
+				fmt.Sprintf("the SPIR-V declares a %s at set %d binding %d (%s), which is not one of the AIR entry point's buffers", b.Kind, b.Set, b.Binding, b.Metal)), false
+		}
+	}
+	return pipeline.Result{}, true
+}
+
+func driverResult(call string, err error) pipeline.Result {
+	var de *device.DriverError
+	if errors.As(err, &de) {
+		call = de.Call
+	}
+	return pipeline.Fail(CodeEmulatorDriver, call, err.Error())
+}
+
+// compare judges lavapipe's buffers against the reference's, word by word.
+func compare(ref *cpuref.Result, got map[int][]byte) pipeline.Result {
+	words, changed := 0, 0
+	for i, want := range ref.Outputs {
+		in := ref.Inputs[i].Bytes
+		have := got[want.Index]
+		for w := 0; w*4 < len(want.Bytes); w++ {
+			a, b, c := word(want.Bytes, w), word(have, w), word(in, w)
+			words++
+			if a != c || b != c {
+				changed++
+			}
+			if a != b {
+				return pipeline.Fail(CodeEmulatorMismatch, fmt.Sprintf("buffer %d word %d", want.Index, w),
+					fmt.Sprintf("expected %s got %s (the word started as %#08x)", show(a), show(b), c))
+			}
+		}
+	}
+	if changed == 0 {
+		r := pipeline.UnjudgedBecause(fmt.Sprintf("neither the reference nor the device changed any of the %d words: the kernel wrote nothing on these inputs, so nothing was compared", words))
+		r.Code, r.Detail = CodeEmulatorWritesNothing, "no word changed"
+		return r
+	}
+	r := pipeline.Pass()
+	r.Data = map[string]string{"words_compared": strconv.Itoa(words), "words_written": strconv.Itoa(changed)}
+	return r
+}
+
+// word is the little-endian 32-bit word w of b, zero-padded past its end.
+func word(b []byte, w int) uint32 {
+	var x [4]byte
+	if 4*w < len(b) {
+		copy(x[:], b[4*w:])
+	}
+	return binary.LittleEndian.Uint32(x[:])
+}
+
+// show prints a word as hex and as a float.
+func show(w uint32) string {
+	return fmt.Sprintf("%#08x (%g)", w, math.Float32frombits(w))
+}

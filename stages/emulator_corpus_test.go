@@ -1,0 +1,121 @@
+package stages
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/airpipe/airpipe/compiler/air"
+	"github.com/airpipe/airpipe/compiler/bitcode"
+	"github.com/airpipe/airpipe/compiler/spirv"
+	"github.com/airpipe/airpipe/compiler/translate"
+	"github.com/airpipe/airpipe/corpus/mtlb"
+	"github.com/airpipe/airpipe/pipeline"
+)
+
+// emuCorpus carries every kernel function of the corpus under root through
+// reader → translate → emulator, once per distinct bitcode, and logs the
+// verdicts counted by status, code and detail (for distinct kernels and for
+// function occurrences). It returns the distinct counts by status.
+func emuCorpus(t *testing.T, root string) map[string]int {
+	type kernel struct {
+		bc    []byte
+		name  string
+		count int
+	}
+	kernels := map[[32]byte]*kernel{}
+	var order [][32]byte
+	occurrences := 0
+	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".metallib") {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		lib, err := mtlb.Parse(data)
+		if err != nil {
+			return nil
+		}
+		for _, f := range lib.Functions {
+			if mtlb.FunctionTypeName(f.Type) != "kernel" {
+				continue
+			}
+			raw, err := f.RawBitcode()
+			if err != nil {
+				continue
+			}
+			occurrences++
+			sum := sha256.Sum256(raw)
+			if k, ok := kernels[sum]; ok {
+				k.count++
+				continue
+			}
+			kernels[sum] = &kernel{bc: raw, name: f.Name, count: 1}
+			order = append(order, sum)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := Emulator(EmulatorOptions{})
+	byReason, byReasonOcc, byStatus := map[string]int{}, map[string]int{}, map[string]int{}
+	for _, sum := range order {
+		k := kernels[sum]
+		reason := ""
+		ir, err := bitcode.ReadModule(k.bc)
+		var out *translate.Output
+		if err == nil {
+			var eps []air.EntryPoint
+			eps, err = air.EntryPoints(ir)
+			for _, ep := range eps {
+				if ep.Function != nil && ep.Function.Name == k.name {
+					out, err = translate.Translate(ir, ep)
+				}
+			}
+			if err == nil && out != nil {
+				err = spirv.Validate(context.Background(), out.SPIRV)
+			}
+		}
+		var miss *translate.MissingError
+		switch {
+		case errors.As(err, &miss):
+			reason = "not-run (translate " + miss.Missing[0].Code + " " + miss.Missing[0].Detail + ")"
+		case err != nil:
+			reason = "not-run (reader/translate: " + err.Error()[:min(60, len(err.Error()))] + ")"
+		case out == nil:
+			reason = "not-run (no entry point)"
+		}
+		status := "not-run"
+		if reason == "" {
+			m := &Module{Bitcode: k.bc, artifacts: artifacts{IR: ir, Translation: out}}
+			r := st.Run(context.Background(), m)
+			status = string(r.Status)
+			reason = strings.TrimSpace(string(r.Status) + " " + r.Code + " " + r.Detail)
+			if r.Status == pipeline.Failed {
+				t.Logf("%s (%x): %s %s: %s", k.name, sum[:6], r.Code, r.Detail, r.Message)
+			}
+		}
+		byStatus[status]++
+		byReason[reason]++
+		byReasonOcc[reason] += k.count
+	}
+	keys := make([]string, 0, len(byReason))
+	for r := range byReason {
+		keys = append(keys, r)
+	}
+	sort.Strings(keys)
+	t.Logf("%d kernel functions, %d distinct bitcodes", occurrences, len(order))
+	t.Logf("%8s %11s  %s", "distinct", "occurrences", "verdict")
+	for _, r := range keys {
+		t.Logf("%8d %11d  %s", byReason[r], byReasonOcc[r], r)
+	}
+	return byStatus
+}

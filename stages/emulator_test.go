@@ -1,0 +1,168 @@
+package stages
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/airpipe/airpipe/compiler/air"
+	"github.com/airpipe/airpipe/compiler/bitcode"
+	"github.com/airpipe/airpipe/compiler/cpuref"
+	"github.com/airpipe/airpipe/compiler/translate"
+	"github.com/airpipe/airpipe/device"
+	"github.com/airpipe/airpipe/pipeline"
+)
+
+// emuNeed skips when the tools of the reference or lavapipe are absent.
+func emuNeed(t *testing.T) {
+	t.Helper()
+	for _, tool := range []string{"llvm-as-19", "llvm-dis-19", "llc-19", "opt-19", "cc"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s is not installed", tool)
+		}
+	}
+	if _, err := device.Open("lavapipe", device.Options{}); err != nil {
+		t.Skipf("lavapipe cannot be opened here: %v", err)
+	}
+}
+
+// emuModule assembles a fixture and carries it through reader and translate
+// as the pipeline does.
+func emuModule(t *testing.T, path string) *Module {
+	t.Helper()
+	bc, err := exec.Command("llvm-as-19", "-o", "-", path).Output()
+	if err != nil {
+		t.Fatalf("llvm-as-19 %s: %v", path, err)
+	}
+	ir, err := bitcode.ReadModule(bc)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	eps, err := air.EntryPoints(ir)
+	if err != nil || len(eps) != 1 {
+		t.Fatalf("%s: %d entry points, %v", path, len(eps), err)
+	}
+	out, err := translate.Translate(ir, eps[0])
+	if err != nil {
+		t.Fatalf("translate %s: %v", path, err)
+	}
+	return &Module{Bitcode: bc, SHA256: filepath.Base(path), artifacts: artifacts{IR: ir, Translation: out}}
+}
+
+func TestEmulatorFixtures(t *testing.T) {
+	emuNeed(t)
+	cases := []struct {
+		file         string
+		status       pipeline.Status
+		code, detail string
+	}{
+		{"saxpy.ll", pipeline.Passed, "", ""},
+		{"swizzle.ll", pipeline.Passed, "", ""},
+		{"readonly.ll", pipeline.Unjudged, CodeEmulatorWritesNothing, "no writable buffer"},
+		{"guarded.ll", pipeline.Unjudged, CodeEmulatorWritesNothing, "no word changed"},
+		{"../../../testdata/sample/src/scale.ll", pipeline.Passed, "", ""},
+		{"../../../testdata/sample/src/sum_sqrt.ll", pipeline.Unjudged, CodeEmulatorNoReference, "approximate-op air.fast_sqrt.f32"},
+	}
+	st := Emulator(EmulatorOptions{})
+	for _, c := range cases {
+		t.Run(filepath.Base(c.file), func(t *testing.T) {
+			m := emuModule(t, filepath.Join("testdata", "emulator", c.file))
+			r := st.Run(context.Background(), m)
+			if r.Status != c.status || r.Code != c.code || r.Detail != c.detail {
+				t.Fatalf("got %s %q %q (%s), want %s %q %q", r.Status, r.Code, r.Detail, r.Message, c.status, c.code, c.detail)
+			}
+			if r.Status == pipeline.Passed && (r.Data["words_written"] == "" || r.Data["words_written"] == "0") {
+				t.Fatalf("passed without a written word: %v", r.Data)
+			}
+			if r.Status == pipeline.Unjudged && r.Message == "" {
+				t.Fatal("unjudged without a reason")
+			}
+			t.Logf("%s %s %v", r.Status, r.Message, r.Data)
+		})
+	}
+}
+
+// TestEmulatorCatchesSwappedComponents plants a wrong lowering: the SPIR-V
+// of a kernel whose two vector components are swapped, judged against the
+// AIR of the right one. The stage must see the mismatch and name the word.
+func TestEmulatorCatchesSwappedComponents(t *testing.T) {
+	emuNeed(t)
+	right := emuModule(t, "testdata/emulator/swizzle.ll")
+	wrong := emuModule(t, "testdata/emulator/swizzle_swapped.ll")
+	right.Translation = wrong.Translation
+	r := Emulator(EmulatorOptions{}).Run(context.Background(), right)
+	if r.Status != pipeline.Failed || r.Code != CodeEmulatorMismatch {
+		t.Fatalf("got %s %s %s, want a mismatch", r.Status, r.Code, r.Message)
+	}
+	if r.Detail != "buffer 1 word 0" || !strings.HasPrefix(r.Message, "expected ") || !strings.Contains(r.Message, " got ") {
+		t.Fatalf("detail %q message %q: want buffer 1 word 0, expected X got Y", r.Detail, r.Message)
+	}
+}
+
+// TestEmulatorCatchesWrongInput plants the other kind of fault: lavapipe
+// given inputs other than the reference's (a binding moved by one byte).
+func TestEmulatorCatchesWrongInput(t *testing.T) {
+	emuNeed(t)
+	m := emuModule(t, "testdata/emulator/saxpy.ll")
+	ref, err := cpuref.Run(context.Background(), m.Bitcode, "saxpy", cpuref.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dev, err := device.Open("lavapipe", device.Options{})
+	if err != nil {
+		t.Skip(err)
+	}
+	defer dev.Stop()
+	x := ref.Inputs[1].Bytes
+	x[0]++ // buffer 1 (x) read by thread 0
+	got, res := dispatch(context.Background(), dev, m.Translation.SPIRV, m.Translation.Entry, ref)
+	if got == nil {
+		t.Fatalf("dispatch: %s %s", res.Code, res.Message)
+	}
+	x[0]-- // the reference saw the original byte
+	r := compare(ref, got)
+	// The first differing word is the input itself (buffers are compared
+	// whole, read-only ones included), and the result y[0] differs too.
+	if r.Status != pipeline.Failed || r.Detail != "buffer 1 word 0" {
+		t.Fatalf("got %s %s %q, want a mismatch at buffer 1 word 0", r.Status, r.Code, r.Detail)
+	}
+	if word(got[2], 0) == word(ref.Outputs[2].Bytes, 0) {
+		t.Fatal("y[0] computed from a different x[0] agrees with the reference")
+	}
+}
+
+// TestEmulatorSetsAside checks the unjudged and unavailable paths: a
+// fragment shader, a missing translation, a device that is not there.
+func TestEmulatorSetsAside(t *testing.T) {
+	frag := &Module{artifacts: artifacts{Translation: &translate.Output{Reflection: translate.Reflection{Stage: "fragment"}}}}
+	r := Emulator(EmulatorOptions{}).Run(context.Background(), frag)
+	if r.Status != pipeline.Unjudged || r.Code != CodeEmulatorNotImplemented || r.Detail != "fragment" || !strings.Contains(r.Message, "fragment execution not implemented") {
+		t.Fatalf("fragment: %+v", r)
+	}
+	if r := Emulator(EmulatorOptions{}).Run(context.Background(), &Module{}); r.Status != pipeline.Failed || r.Code != CodeEmulatorNoTranslation {
+		t.Fatalf("no translation: %+v", r)
+	}
+	emuNeed(t)
+	m := emuModule(t, "testdata/emulator/swizzle.ll")
+	r = Emulator(EmulatorOptions{Device: "no-such-gpu"}).Run(context.Background(), m)
+	if r.Status != pipeline.Unavailable || r.Message == "" {
+		t.Fatalf("absent device: %+v", r)
+	}
+}
+
+// TestEmulatorCorpus runs every compute kernel of the real corpus through
+// reader, translate and the emulator, and counts the verdicts by reason.
+func TestEmulatorCorpus(t *testing.T) {
+	root := os.Getenv("AIRPIPE_CORPUS")
+	if root == "" {
+		t.Skip("AIRPIPE_CORPUS is not set: no real corpus to run")
+	}
+	emuNeed(t)
+	counts := emuCorpus(t, root)
+	if counts["passed"] == 0 {
+		t.Error("no corpus kernel passed the emulator")
+	}
+}

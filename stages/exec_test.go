@@ -493,7 +493,7 @@ func TestExecEngine(t *testing.T) {
 		Expand: func(ctx context.Context, en corpus.Entry) pipeline.Expansion[*Module] {
 			return LoadSource(ctx, en, LoadOptions{MaxFileSize: DefaultMaxFileSize})
 		},
-		Key:    Key, Stages: list, Jobs: 2,
+		Key: Key, Stages: list, Jobs: 2,
 		Sink: func(d pipeline.Done[*Module]) error {
 			mu.Lock()
 			defer mu.Unlock()
@@ -758,7 +758,7 @@ func TestExecCorpus(t *testing.T) {
 		Expand: func(ctx context.Context, en corpus.Entry) pipeline.Expansion[*Module] {
 			return LoadSource(ctx, en, LoadOptions{MaxFileSize: DefaultMaxFileSize})
 		},
-		Key:    Key, Stages: list, Jobs: 2,
+		Key: Key, Stages: list, Jobs: 2,
 		Sink: func(d pipeline.Done[*Module]) error {
 			modules++
 			res := d.Results[1]

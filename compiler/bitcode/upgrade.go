@@ -35,6 +35,12 @@ func (r *reader) upgradeIntrinsics() {
 		}
 		if nn := typedMangling.ReplaceAllString(f.Name, ".p$1"); nn != f.Name {
 			f.Name = nn
+			// the new declaration carries the intrinsic's own parameter attributes
+			for prefix, attrs := range intrinsicParamAttrs {
+				if strings.HasPrefix(nn, prefix) {
+					f.Attrs.Params = attrs
+				}
+			}
 			moved = append(moved, f)
 			continue
 		}
@@ -43,6 +49,13 @@ func (r *reader) upgradeIntrinsics() {
 	if len(moved) > 0 {
 		m.Functions = append(kept, moved...)
 	}
+}
+
+// intrinsicParamAttrs are the parameter attributes LLVM declares these
+// remangled intrinsics with.
+var intrinsicParamAttrs = map[string][]air.AttrSet{
+	"llvm.lifetime.start.": {{{Kind: "immarg"}}, {{Kind: "nocapture"}}},
+	"llvm.lifetime.end.":   {{{Kind: "immarg"}}, {{Kind: "nocapture"}}},
 }
 
 // memParamAttrs are the parameter attributes LLVM declares the intrinsics with.

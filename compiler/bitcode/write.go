@@ -42,6 +42,7 @@ type printer struct {
 	locRefs  map[*air.DINode][2]air.Metadata
 	// stripDebug mirrors LLVM dropping debug info whose version is not current
 	stripDebug bool
+	loops      map[air.Metadata]air.Metadata
 }
 
 func newPrinter(m *air.Module) *printer {
@@ -65,7 +66,7 @@ func newPrinter(m *air.Module) *printer {
 			n++
 		}
 	}
-	p.stripDebug = debugVersion(m) != 3
+	p.stripDebug = debugVersion(m) != 3 || brokenDebugLocs(m)
 	p.findTypes()
 	return p
 }
@@ -312,6 +313,11 @@ func (p *printer) sortedAttachments(att []air.Attachment) []air.Attachment {
 	if p.stripDebug {
 		var kept []air.Attachment
 		for _, a := range att {
+			if a.Kind == "llvm.loop" {
+				if a.Node = p.strippedLoop(a.Node); a.Node == nil {
+					continue
+				}
+			}
 			if a.Kind != "dbg" && a.Kind != "heapallocsite" && a.Kind != "DIAssignID" {
 				kept = append(kept, a)
 			}

@@ -92,6 +92,17 @@ type emulator struct {
 	dev  *device.Device
 }
 
+// abandon drops d after a dispatch that did not finish: its queue may still
+// be running the work, so its buffers stay allocated and the next module
+// opens a fresh device.
+func (e *emulator) abandon(d *device.Device) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.dev == d {
+		e.dev = nil
+	}
+}
+
 // open returns the shared device, reopening it after a loss.
 func (e *emulator) open() (*device.Device, error) {
 	e.mu.Lock()
@@ -123,11 +134,13 @@ func (e *emulator) run(ctx context.Context, m *Module) pipeline.Result {
 	var nj *cpuref.NotJudgeableError
 	switch {
 	case errors.As(err, &nj):
-		r := pipeline.UnjudgedBecause(nj.Reason)
-		r.Code, r.Detail = CodeEmulatorNoReference, nj.Kind
+		// The row keeps an unjudged stage's code and message only
+		// (status_reason), so the message starts with the detail.
+		r := pipeline.Result{Status: pipeline.Unjudged, Code: CodeEmulatorNoReference, Detail: nj.Kind}
 		if nj.Detail != "" {
 			r.Detail += " " + nj.Detail
 		}
+		r.Message = r.Detail + ": " + nj.Reason
 		return r
 	case errors.Is(err, cpuref.ErrUnavailable):
 		return pipeline.Unavailablef(err.Error())
@@ -156,6 +169,9 @@ func (e *emulator) run(ctx context.Context, m *Module) pipeline.Result {
 	start = time.Now()
 	got, res := dispatch(ctx, dev, m.Translation.SPIRV, m.Translation.Entry, ref)
 	if got == nil {
+		if res.Code == CodeEmulatorDeviceLost || res.Code == pipeline.CodeTimeout {
+			e.abandon(dev)
+		}
 		return res
 	}
 	devTime := time.Since(start)
@@ -192,6 +208,17 @@ func dispatch(ctx context.Context, dev *device.Device, spirv []byte, entry strin
 		return nil, driverResult("vkCreateComputePipelines", err)
 	}
 	defer p.Unload()
+	// Buffers are freed only once the work is known to be done: after a
+	// timeout the device may still be writing them.
+	var bufs []*device.Buffer
+	done := false
+	defer func() {
+		if done {
+			for _, b := range bufs {
+				b.Free()
+			}
+		}
+	}()
 	inputs := map[int][]byte{}
 	for _, in := range ref.Inputs {
 		inputs[in.Index] = in.Bytes
@@ -205,14 +232,17 @@ func dispatch(ctx context.Context, dev *device.Device, spirv []byte, entry strin
 		data := inputs[b]
 		buf, err := dev.NewBuffer(int64((len(data) + 3) &^ 3))
 		if err != nil {
+			done = true
 			return nil, driverResult("vkCreateBuffer", err)
 		}
-		defer buf.Free()
+		bufs = append(bufs, buf)
 		copy(buf.Bytes(), data)
 		binds = append(binds, device.Binding{Set: 0, Binding: uint32(b), Buffer: buf})
 	}
 	x := device.DispatchArgs{Groups: ref.Grid.Groups, Threads: ref.Grid.Threads, Bindings: binds}
-	if err := dev.Run(ctx, p, x); err != nil {
+	err = dev.Run(ctx, p, x)
+	done = err == nil || ctx.Err() == nil && !errors.Is(err, device.ErrLost)
+	if err != nil {
 		var le *device.LimitError
 		if errors.As(err, &le) {
 			r := pipeline.UnjudgedBecause(err.Error())

@@ -79,7 +79,7 @@ func Emulator(opts EmulatorOptions) pipeline.Stage[*Module] {
 		e.opts.Device = "lavapipe"
 	}
 	return pipeline.Stage[*Module]{
-		Name: "emulator", Version: emulatorVersion, Workers: 2,
+		Name: "emulator", Version: emulatorVersion, Workers: 2, Timeout: 3 * time.Minute,
 		Run: e.run,
 	}
 }

@@ -18,14 +18,16 @@ import (
 	"github.com/airpipe/airpipe/pipeline"
 )
 
-// emuCorpus carries every kernel function of the corpus under root through
+// emuCorpus carries every function of the corpus under root through
 // reader → translate → emulator, once per distinct bitcode, and logs the
-// verdicts counted by status, code and detail (for distinct kernels and for
-// function occurrences). It returns the distinct counts by status.
+// verdicts counted by function type, status, code and detail (for distinct
+// bitcodes and for function occurrences). It returns the distinct kernels'
+// counts by status.
 func emuCorpus(t *testing.T, root string) map[string]int {
 	type kernel struct {
 		bc    []byte
 		name  string
+		typ   string
 		count int
 	}
 	kernels := map[[32]byte]*kernel{}
@@ -44,9 +46,6 @@ func emuCorpus(t *testing.T, root string) map[string]int {
 			return nil
 		}
 		for _, f := range lib.Functions {
-			if mtlb.FunctionTypeName(f.Type) != "kernel" {
-				continue
-			}
 			raw, err := f.RawBitcode()
 			if err != nil {
 				continue
@@ -57,7 +56,7 @@ func emuCorpus(t *testing.T, root string) map[string]int {
 				k.count++
 				continue
 			}
-			kernels[sum] = &kernel{bc: raw, name: f.Name, count: 1}
+			kernels[sum] = &kernel{bc: raw, name: f.Name, typ: mtlb.FunctionTypeName(f.Type), count: 1}
 			order = append(order, sum)
 		}
 		return nil
@@ -103,7 +102,10 @@ func emuCorpus(t *testing.T, root string) map[string]int {
 				t.Logf("%s (%x): %s %s: %s", k.name, sum[:6], r.Code, r.Detail, r.Message)
 			}
 		}
-		byStatus[status]++
+		if k.typ == "kernel" {
+			byStatus[status]++
+		}
+		reason = k.typ + ": " + reason
 		byReason[reason]++
 		byReasonOcc[reason] += k.count
 	}
@@ -112,7 +114,7 @@ func emuCorpus(t *testing.T, root string) map[string]int {
 		keys = append(keys, r)
 	}
 	sort.Strings(keys)
-	t.Logf("%d kernel functions, %d distinct bitcodes", occurrences, len(order))
+	t.Logf("%d functions, %d distinct bitcodes", occurrences, len(order))
 	t.Logf("%8s %11s  %s", "distinct", "occurrences", "verdict")
 	for _, r := range keys {
 		t.Logf("%8d %11d  %s", byReason[r], byReasonOcc[r], r)

@@ -102,6 +102,18 @@ func TestEmulatorCatchesSwappedComponents(t *testing.T) {
 	}
 }
 
+// TestEmulatorCatchesInterfaceMismatch plants a SPIR-V binding the AIR
+// entry point does not have.
+func TestEmulatorCatchesInterfaceMismatch(t *testing.T) {
+	emuNeed(t)
+	m := emuModule(t, "testdata/emulator/swizzle.ll")
+	m.Translation.Reflection.Bindings = append(m.Translation.Reflection.Bindings, translate.Binding{Binding: 7, Kind: "storage-buffer", Metal: "air.buffer 7"})
+	r := Emulator(EmulatorOptions{}).Run(context.Background(), m)
+	if r.Status != pipeline.Failed || r.Code != CodeEmulatorInterface || r.Detail != "set 0 binding 7" {
+		t.Fatalf("got %s %s %q, want an interface mismatch at set 0 binding 7", r.Status, r.Code, r.Detail)
+	}
+}
+
 // TestEmulatorCatchesWrongInput plants the other kind of fault: lavapipe
 // given inputs other than the reference's (a binding moved by one byte).
 func TestEmulatorCatchesWrongInput(t *testing.T) {

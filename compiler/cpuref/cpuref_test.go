@@ -141,6 +141,8 @@ func TestNotJudgeable(t *testing.T) {
 		{"function constants", KindFunctionConstant, variant("kernel", "", "", "", "") + "!air.function_constants = !{}\n"},
 		{"out of bounds", KindOutOfBounds, variant("kernel", "", "", "  %far = zext i32 %v to i64\n  %q = getelementptr inbounds i32, ptr addrspace(1) %out, i64 %far\n  store i32 1, ptr addrspace(1) %q", "")},
 		{"just past the end", KindOutOfBounds, variant("kernel", "", "", "  %q = getelementptr inbounds i8, ptr addrspace(1) %out, i64 131072\n  store i8 1, ptr addrspace(1) %q", "")},
+		{"into the canary bytes", KindOutOfBounds, strings.Replace(variant("kernel", "", "", "  %q = getelementptr inbounds i8, ptr addrspace(1) %out, i64 12\n  store i8 1, ptr addrspace(1) %q", ""),
+			`!"air.read_write",`, `!"air.read_write", !"air.buffer_size", i32 12,`, 1)},
 		{"trap", KindTrap, variant("kernel", "declare void @llvm.trap()", "", "  call void @llvm.trap()", "")},
 		{"endless loop", KindTimeout, variant("kernel", "", "", "  br label %spin\nspin:\n  store volatile i32 %v, ptr addrspace(1) %p\n  br label %spin\nexit:", "")},
 		{"fragment function", KindNotKernel, variant("fragment", "", "", "", "")},

@@ -1,6 +1,7 @@
 package translate
 
 import (
+	"math"
 	"strings"
 
 	"github.com/airpipe/airpipe/compiler/air"
@@ -288,10 +289,7 @@ func (t *translator) convert(c *air.Call, rest []string) (spirv.ID, bool) {
 		if db == 1 {
 			return t.f.Op(spirv.OpFUnordNotEqual, ty, x, t.zeroOf(src)), true
 		}
-		if dk == "u" {
-			return t.f.Op(spirv.OpConvertFToU, ty, x), true
-		}
-		return t.f.Op(spirv.OpConvertFToS, ty, x), true
+		return t.saturatingFToI(x, src, dst, dk == "s"), true
 	case (dk == "u" || dk == "s") && (sk == "u" || sk == "s"):
 		switch {
 		case db == sb:
@@ -306,6 +304,46 @@ func (t *translator) convert(c *air.Call, rest []string) (spirv.ID, bool) {
 		return t.f.Op(spirv.OpUConvert, ty, x), true
 	}
 	return 0, false
+}
+
+// saturatingFToI is Metal's float-to-integer conversion: toward zero,
+// clamped to the destination's range, NaN to 0 (SPIR-V leaves out-of-range
+// conversions undefined, so the clamp comes first and NaN is selected away).
+func (t *translator) saturatingFToI(x spirv.ID, src, dst air.Type, signed bool) spirv.ID {
+	bits := intBits(dst)
+	var lo, hi float64
+	if signed {
+		lo, hi = -math.Ldexp(1, bits-1), math.Ldexp(1, bits-1)-1
+	} else {
+		lo, hi = 0, math.Ldexp(1, bits)-1
+	}
+	// The largest value of the source type at or below hi (2^31-1 is not a
+	// float: 2^31-128 is).
+	fhi := hi
+	switch scalarBits(air.Scalar(src)) {
+	case 32:
+		if f := float32(hi); float64(f) > hi {
+			fhi = float64(math.Nextafter32(f, 0))
+		} else {
+			fhi = float64(f)
+		}
+	case 16:
+		fhi = math.Min(hi, 65504)
+	}
+	fty := t.typ(src)
+	c := t.f.ExtInst(fty, spirv.GLSLFClamp, x, t.floatConst(src, lo), t.floatConst(src, fhi))
+	op := spirv.OpConvertFToU
+	if signed {
+		op = spirv.OpConvertFToS
+	}
+	r := t.f.Op(op, t.typ(dst), c)
+	if fhi < hi {
+		// Values at or above 2^bits(-1) saturate to the integer maximum itself.
+		big := t.f.Op(spirv.OpFOrdGreaterThanEqual, t.boolType(src), x, t.floatConst(src, hi+1))
+		r = t.f.Op(spirv.OpSelect, t.typ(dst), big, t.intConst(dst, uint64(int64(hi))), r)
+	}
+	nan := t.f.Op(spirv.OpIsNan, t.boolType(src), x)
+	return t.f.Op(spirv.OpSelect, t.typ(dst), nan, t.intConst(dst, 0), r)
 }
 
 // llvmIntrinsic lowers the llvm.* intrinsics the corpus uses.

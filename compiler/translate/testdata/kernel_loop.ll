@@ -3,7 +3,7 @@
 target datalayout = "e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-f32:32:32-f64:64:64-v16:16:16-v24:32:32-v32:32:32-v48:64:64-v64:64:64-v96:128:128-v128:128:128-v192:256:256-v256:256:256-v512:512:512-v1024:1024:1024-n8:16:32"
 target triple = "air64-apple-macosx14.0.0"
 
-define void @loop(ptr addrspace(1) %data, ptr addrspace(1) %bytes, ptr addrspace(1) %out, <2 x i32> %gid) {
+define void @loop(ptr addrspace(1) %data, ptr addrspace(1) %bytes, ptr addrspace(1) %out, <2 x i32> %gid, ptr addrspace(1) %halves) {
 entry:
   %g = extractelement <2 x i32> %gid, i32 0
   %n = and i32 %g, 15
@@ -55,7 +55,8 @@ one:
 
 def:
   %h = trunc i32 %sum to i16
-  %ph = getelementptr i16, ptr addrspace(1) %bytes, i64 7
+  %gh = zext i32 %g to i64
+  %ph = getelementptr i16, ptr addrspace(1) %halves, i64 %gh
   store i16 %h, ptr addrspace(1) %ph, align 2
   br label %store
 
@@ -70,8 +71,9 @@ store:
 !air.kernel = !{!0}
 !0 = !{ptr @loop, !1, !2}
 !1 = !{}
-!2 = !{!3, !4, !5, !6}
+!2 = !{!3, !4, !5, !6, !7}
 !3 = !{i32 0, !"air.buffer", !"air.location_index", i32 0, i32 1, !"air.read", !"air.arg_type_size", i32 4, !"air.arg_type_align_size", i32 4, !"air.arg_type_name", !"uint", !"air.arg_name", !"data"}
-!4 = !{i32 1, !"air.buffer", !"air.location_index", i32 1, i32 1, !"air.read_write", !"air.arg_type_size", i32 1, !"air.arg_type_align_size", i32 1, !"air.arg_type_name", !"uchar", !"air.arg_name", !"bytes"}
+!4 = !{i32 1, !"air.buffer", !"air.location_index", i32 1, i32 1, !"air.read", !"air.arg_type_size", i32 1, !"air.arg_type_align_size", i32 1, !"air.arg_type_name", !"uchar", !"air.arg_name", !"bytes"}
 !5 = !{i32 2, !"air.buffer", !"air.location_index", i32 2, i32 1, !"air.read_write", !"air.arg_type_size", i32 4, !"air.arg_type_align_size", i32 4, !"air.arg_type_name", !"int", !"air.arg_name", !"out"}
 !6 = !{i32 3, !"air.thread_position_in_grid", !"air.arg_type_name", !"uint2", !"air.arg_name", !"gid"}
+!7 = !{i32 4, !"air.buffer", !"air.location_index", i32 3, i32 1, !"air.read_write", !"air.arg_type_size", i32 2, !"air.arg_type_align_size", i32 2, !"air.arg_type_name", !"ushort", !"air.arg_name", !"halves"}

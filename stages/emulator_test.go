@@ -2,6 +2,7 @@ package stages
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -24,9 +25,11 @@ func emuNeed(t *testing.T) {
 			t.Skipf("%s is not installed", tool)
 		}
 	}
-	if _, err := device.Open("lavapipe", device.Options{}); err != nil {
+	d, err := device.Open("lavapipe", device.Options{})
+	if err != nil {
 		t.Skipf("lavapipe cannot be opened here: %v", err)
 	}
+	_ = d.Stop()
 }
 
 // emuModule assembles a fixture and carries it through reader and translate
@@ -176,5 +179,25 @@ func TestEmulatorCorpus(t *testing.T) {
 	counts := emuCorpus(t, root)
 	if counts["passed"] == 0 {
 		t.Error("no corpus kernel passed the emulator")
+	}
+}
+
+// TestEmulatorGrids runs one fixture over other grids: one threadgroup of
+// 4×4, and 3×1 groups of 8×2 threads (a non-square grid).
+func TestEmulatorGrids(t *testing.T) {
+	emuNeed(t)
+	for _, g := range []cpuref.Grid{
+		{Groups: [3]uint32{1, 1, 1}, Threads: [3]uint32{4, 4, 1}},
+		{Groups: [3]uint32{3, 1, 1}, Threads: [3]uint32{8, 2, 1}},
+	} {
+		m := emuModule(t, "testdata/emulator/saxpy.ll")
+		r := Emulator(EmulatorOptions{Grid: g}).Run(context.Background(), m)
+		if r.Status != pipeline.Passed {
+			t.Fatalf("grid %v: %s %s %s %s", g, r.Status, r.Code, r.Detail, r.Message)
+		}
+		want := fmt.Sprintf("%dx%dx%d groups of %dx%dx%d", g.Groups[0], g.Groups[1], g.Groups[2], g.Threads[0], g.Threads[1], g.Threads[2])
+		if r.Data["grid"] != want {
+			t.Fatalf("grid recorded as %q, want %q", r.Data["grid"], want)
+		}
 	}
 }

@@ -11,6 +11,7 @@ type fwdRef struct {
 	typ air.Type
 }
 
+// Type implements air.Value.
 func (f *fwdRef) Type() air.Type { return f.typ }
 
 type fnState struct {

@@ -369,7 +369,7 @@ func (r *reader) instRecord(fs *fnState, code uint64, ops []uint64) *Error {
 				return err
 			}
 			i = 2
-			if b.Cond, err = r.opTyped(fs, ops, &i, &air.IntType{Bits: 1}); err != nil {
+			if b.Cond, err = r.opTyped(fs, ops, &i, r.i1()); err != nil {
 				return err
 			}
 		} else if len(ops) != 1 {
@@ -706,16 +706,40 @@ func (r *reader) boolLike(t air.Type) air.Type {
 }
 
 func (r *reader) i1() air.Type {
+	if r.i1Type != nil {
+		return r.i1Type
+	}
+	r.i1Type = &air.IntType{Bits: 1}
 	for _, t := range r.types {
 		if it, ok := t.(*air.IntType); ok && it.Bits == 1 {
-			return it
+			r.i1Type = it
+			break
 		}
 	}
-	return &air.IntType{Bits: 1}
+	return r.i1Type
 }
 
 // internVector returns the type table's vector equal to v, or v.
 func (r *reader) internVector(v *air.VectorType) air.Type {
+	key := vecKey{v.Len, v.Scalable, v.Elem}
+	if t, ok := r.vecCache[key]; ok {
+		return t
+	}
+	t := r.findVector(v)
+	if r.vecCache == nil {
+		r.vecCache = map[vecKey]air.Type{}
+	}
+	r.vecCache[key] = t
+	return t
+}
+
+type vecKey struct {
+	n        int
+	scalable bool
+	elem     air.Type
+}
+
+func (r *reader) findVector(v *air.VectorType) air.Type {
 	for _, t := range r.types {
 		if tv, ok := t.(*air.VectorType); ok && tv.Len == v.Len && tv.Scalable == v.Scalable && tv.Elem.String() == v.Elem.String() {
 			return tv

@@ -89,8 +89,27 @@ var recordNames = map[uint64]map[uint64]string{
 	symtabID:  {1: "BLOB"},
 }
 
+// fullRecordNames holds recordName's answers for the known records, so
+// that the hot paths do not build strings.
+var fullRecordNames = func() map[[2]uint64]string {
+	m := map[[2]uint64]string{}
+	for b, recs := range recordNames {
+		for c := range recs {
+			m[[2]uint64{b, c}] = buildRecordName(b, c)
+		}
+	}
+	return m
+}()
+
 // recordName is "BLOCK/RECORD(code N)" for error details.
 func recordName(block, code uint64) string {
+	if s, ok := fullRecordNames[[2]uint64{block, code}]; ok {
+		return s
+	}
+	return buildRecordName(block, code)
+}
+
+func buildRecordName(block, code uint64) string {
 	rec := "RECORD"
 	if n, ok := recordNames[block][code]; ok {
 		rec = n

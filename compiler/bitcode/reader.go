@@ -85,6 +85,10 @@ type reader struct {
 	// constants being resolved lazily
 	cst   *constTable
 	curFn *fnState
+	// type caches (the type table is searched once per distinct request)
+	ptrCache map[ptrKey]*air.PointerType
+	vecCache map[vecKey]air.Type
+	i1Type   air.Type
 	// hook for tests: swaps operands of one record kind on purpose
 	breakHook func(block, code uint64, ops []uint64)
 }

@@ -260,6 +260,24 @@ func (r *reader) typeAt(id uint64, what string) (air.Type, *Error) {
 // ptrType is the pointer to elem in address space as, typed when the
 // module uses typed pointers.
 func (r *reader) ptrType(elem air.Type, as int) *air.PointerType {
+	key := ptrKey{elem, as}
+	if p, ok := r.ptrCache[key]; ok {
+		return p
+	}
+	p := r.findPtrType(elem, as)
+	if r.ptrCache == nil {
+		r.ptrCache = map[ptrKey]*air.PointerType{}
+	}
+	r.ptrCache[key] = p
+	return p
+}
+
+type ptrKey struct {
+	elem air.Type
+	as   int
+}
+
+func (r *reader) findPtrType(elem air.Type, as int) *air.PointerType {
 	for _, t := range r.types {
 		if p, ok := t.(*air.PointerType); ok && p.AddrSpace == as && (p.Elem == nil || p.Elem == elem) {
 			return p

@@ -1,7 +1,6 @@
 package bitcode
 
 import (
-	"bufio"
 	"io"
 	"sort"
 	"strconv"
@@ -16,13 +15,11 @@ import (
 // type finder discovers them. Known differences from llvm-dis-19 are
 // listed in compiler/oracle/README.md.
 func WriteLL(w io.Writer, m *air.Module) error {
-	bw := bufio.NewWriterSize(w, 64<<10)
 	p := newPrinter(m)
+	p.buf = make([]byte, 0, 32<<10)
 	p.module()
-	if _, err := bw.Write(p.buf); err != nil {
-		return err
-	}
-	return bw.Flush()
+	_, err := w.Write(p.buf)
+	return err
 }
 
 type printer struct {

@@ -131,8 +131,19 @@ func (t *translator) cast(in *air.Cast) {
 		switch {
 		case in.Op == air.OpBitCast || in.Op == air.OpAddrSpaceCast:
 			t.ptrs[in] = t.ptr(in.X)
+		case in.Op == air.OpPtrToInt && t.onlyLowBitsUsed(in):
+			// An alignment test: the address's low bits are the offset's,
+			// since every root starts at a multiple of 256 bytes (ABI.md).
+			p := t.ptr(in.X)
+			t.vals[in] = t.f.Op(spirv.OpUConvert, t.typ(dst), p.off)
+			if intBits(dst) == 32 {
+				t.vals[in] = p.off
+			}
 		default:
 			t.miss.add(CodeUnhandledInstruction, in.Op.String())
+			if !isPointer(dst) {
+				t.vals[in] = t.b.Undef(t.typ(dst))
+			}
 		}
 		return
 	}
@@ -305,4 +316,84 @@ func (t *translator) shuffle(in *air.ShuffleVector) spirv.ID {
 		}
 	}
 	return t.f.OpWords(spirv.OpVectorShuffle, ty, ops...)
+}
+
+// rootAlign is the alignment every root's first byte has: buffers are bound
+// at offsets that are multiples of it (ABI.md), variables start at zero.
+const rootAlign = 256
+
+// onlyLowBitsUsed reports whether every use of a ptrtoint masks the address
+// to bits below rootAlign (an alignment test), so that the offset within
+// the root gives the same answer as the absolute address.
+func (t *translator) onlyLowBitsUsed(in *air.Cast) bool {
+	uses := 0
+	for _, bl := range t.fn.Blocks {
+		for _, u := range bl.Insts {
+			if !usesValue(u, in) {
+				continue
+			}
+			uses++
+			b, ok := u.(*air.BinOp)
+			if !ok || b.Op != air.OpAnd {
+				return false
+			}
+			other := b.Y
+			if b.Y == air.Value(in) {
+				other = b.X
+			}
+			c, ok := other.(*air.ConstInt)
+			if !ok || c.Bits >= rootAlign {
+				return false
+			}
+		}
+	}
+	return uses > 0
+}
+
+// usesValue reports whether instruction u has v as an operand (for the
+// instruction kinds that can take an integer operand).
+func usesValue(u air.Instruction, v air.Value) bool {
+	switch u := u.(type) {
+	case *air.BinOp:
+		return u.X == v || u.Y == v
+	case *air.Cast:
+		return u.X == v
+	case *air.Cmp:
+		return u.X == v || u.Y == v
+	case *air.Select:
+		return u.Cond == v || u.X == v || u.Y == v
+	case *air.Phi:
+		for _, in := range u.Incoming {
+			if in.Value == v {
+				return true
+			}
+		}
+	case *air.Store:
+		return u.Val == v
+	case *air.Call:
+		for _, a := range u.Args {
+			if a == v {
+				return true
+			}
+		}
+	case *air.InsertElement:
+		return u.Elem == v || u.Index == v
+	case *air.InsertValue:
+		return u.Val == v
+	case *air.Ret:
+		return u.X == v
+	case *air.Br:
+		return u.Cond == v
+	case *air.Switch:
+		return u.Cond == v
+	case *air.GEP:
+		for _, x := range u.Indices {
+			if x == v {
+				return true
+			}
+		}
+	case *air.ExtractElement:
+		return u.Index == v
+	}
+	return false
 }

@@ -87,6 +87,9 @@ var harmlessKeys = map[string]bool{
 
 func (t *translator) checkKeys(b air.Binding) {
 	for _, k := range b.Unknown {
+		if k == b.Role {
+			continue // the role repeated (older compilers write air.position twice)
+		}
 		if !harmlessKeys[k] && !strings.HasPrefix(k, "generated(") {
 			t.miss.add(CodeUnsupportedInterface, k)
 		}

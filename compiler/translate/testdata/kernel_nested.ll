@@ -1,6 +1,7 @@
 ; Control-flow shapes: nested ifs that join at one block (the structuriser
 ; splits the join), an early return, a loop with a break in its body and two
-; back edges (folded into one latch), and a select of pointers into one buffer.
+; back edges (folded into one latch), a select of pointers into one buffer,
+; and an alignment test on a pointer (ptrtoint masked to its low bits).
 target datalayout = "e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-f32:32:32-f64:64:64-v16:16:16-v24:32:32-v32:32:32-v48:64:64-v64:64:64-v96:128:128-v128:128:128-v192:256:256-v256:256:256-v512:512:512-v1024:1024:1024-n8:16:32"
 target triple = "air64-apple-macosx14.0.0"
 
@@ -49,7 +50,11 @@ out:
   %lo = getelementptr i32, ptr addrspace(1) %buf, i64 0
   %hi = getelementptr i32, ptr addrspace(1) %buf, i64 1
   %bit = and i32 %r, 1
-  %even = icmp eq i32 %bit, 0
+  %even0 = icmp eq i32 %bit, 0
+  %addr = ptrtoint ptr addrspace(1) %hi to i64
+  %low = and i64 %addr, 15
+  %aligned = icmp eq i64 %low, 0
+  %even = or i1 %even0, %aligned
   %p = select i1 %even, ptr addrspace(1) %lo, ptr addrspace(1) %hi
   store i32 %r, ptr addrspace(1) %p, align 4
   ret void

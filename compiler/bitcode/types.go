@@ -278,10 +278,18 @@ type ptrKey struct {
 }
 
 func (r *reader) findPtrType(elem air.Type, as int) *air.PointerType {
+	opaque := false
 	for _, t := range r.types {
-		if p, ok := t.(*air.PointerType); ok && p.AddrSpace == as && (p.Elem == nil || p.Elem == elem) {
-			return p
+		if p, ok := t.(*air.PointerType); ok {
+			if p.AddrSpace == as && (p.Elem == nil || p.Elem == elem) {
+				return p
+			}
+			opaque = opaque || p.Elem == nil
 		}
+	}
+	if opaque {
+		// an opaque-pointer module: no pointee types anywhere
+		return &air.PointerType{AddrSpace: as}
 	}
 	return &air.PointerType{Elem: elem, AddrSpace: as}
 }

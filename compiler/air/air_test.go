@@ -116,7 +116,8 @@ func TestFeaturesCallsNotDeclarations(t *testing.T) {
 }
 
 // TestEntryPointsCorpus decodes the entry points of every distinct module
-// of the real corpus (AIRPIPE_CORPUS) and counts them by stage.
+// of the real corpus (AIRPIPE_CORPUS), counts them by stage, and runs
+// Verify on every module.
 func TestEntryPointsCorpus(t *testing.T) {
 	root := os.Getenv("AIRPIPE_CORPUS")
 	if root == "" {
@@ -156,6 +157,9 @@ func TestEntryPointsCorpus(t *testing.T) {
 				continue
 			}
 			mods++
+			if err := air.Verify(m); err != nil {
+				t.Errorf("%s@%d: %v", p, i, err)
+			}
 			eps, err := air.EntryPoints(m)
 			if err != nil {
 				t.Errorf("%s@%d: %v", p, i, err)
@@ -176,4 +180,32 @@ func TestEntryPointsCorpus(t *testing.T) {
 		t.Skipf("no modules under %s", root)
 	}
 	t.Logf("%d modules; entry points by stage: %v; unknown input keys: %v", mods, stages, unknown)
+}
+
+// TestVerifyFixtures checks the invariants on the fixtures, then breaks
+// one on purpose and sees Verify report it.
+func TestVerifyFixtures(t *testing.T) {
+	for _, name := range []string{"families.bc", "metadata.bc", "debuginfo.bc"} {
+		if err := air.Verify(readFixture(t, name)); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	m := readFixture(t, "families.bc")
+	f := m.Function("arith")
+	add := f.Blocks[0].Insts[0].(*air.BinOp)
+	add.Y = f.Args[2] // float + i32
+	if err := air.Verify(m); err == nil {
+		t.Fatal("Verify accepted fadd float, i32")
+	}
+	m = readFixture(t, "families.bc")
+	b := m.Function("control").Blocks[0]
+	b.Insts = b.Insts[:len(b.Insts)-1]
+	b.Insts = append(b.Insts, &air.Unreachable{InstBase: air.InstBase{Typ: air.Void}})
+	if err := air.Verify(m); err != nil {
+		t.Fatalf("a block ending in unreachable is valid: %v", err)
+	}
+	b.Insts = append(b.Insts, b.Insts[0])
+	if err := air.Verify(m); err == nil {
+		t.Fatal("Verify accepted an instruction after a terminator")
+	}
 }

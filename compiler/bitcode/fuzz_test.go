@@ -51,6 +51,7 @@ func FuzzReadModule(f *testing.F) {
 		}
 		air.Features(m)
 		air.EntryPoints(m)
+		air.Verify(m)
 	})
 }
 

@@ -46,7 +46,10 @@ const (
 	mathFloat mathKind = iota
 	mathSigned
 	mathUnsigned
-	mathInt // either signedness: the op is the same
+	mathInt    // either signedness: the op is the same
+	mathInt32  // a 32-bit integer operation (Vulkan's bit instructions)
+	mathVector // float vector arguments, scalar result
+	mathMixed  // a float first argument, integer others (ldexp)
 )
 
 // mathOp lowers an air math function: a GLSL.std.450 instruction or a core
@@ -63,7 +66,7 @@ type mathOp struct {
 // mathOps is the one table from air.* math names (without fast_/precise_
 // prefix, signedness in the name for integer ones) to lowerings.
 var mathOps = map[string]mathOp{
-	"fabs": {glsl: spirv.GLSLFAbs, arity: 1}, "floor": {glsl: spirv.GLSLFloor, arity: 1},
+	"fabs": {glsl: spirv.GLSLFAbs, arity: 1}, "abs": {glsl: spirv.GLSLFAbs, arity: 1}, "floor": {glsl: spirv.GLSLFloor, arity: 1},
 	"ceil": {glsl: spirv.GLSLCeil, arity: 1}, "trunc": {glsl: spirv.GLSLTrunc, arity: 1},
 	"rint": {glsl: spirv.GLSLRoundEven, arity: 1}, "fract": {glsl: spirv.GLSLFract, arity: 1},
 	"sqrt": {glsl: spirv.GLSLSqrt, arity: 1}, "rsqrt": {glsl: spirv.GLSLInverseSqrt, arity: 1},
@@ -89,6 +92,42 @@ var mathOps = map[string]mathOp{
 	"abs.s":        {glsl: spirv.GLSLSAbs, arity: 1, kind: mathSigned},
 	"popcount":     {core: spirv.OpBitCount, arity: 1, kind: mathInt},
 	"reverse_bits": {core: spirv.OpBitReverse, arity: 1, kind: mathInt},
+	"length":       {glsl: spirv.GLSLLength, arity: 1, kind: mathVector},
+	"distance":     {glsl: spirv.GLSLDistance, arity: 2, kind: mathVector},
+	"normalize":    {glsl: spirv.GLSLNormalize, arity: 1},
+	"cross":        {glsl: spirv.GLSLCross, arity: 2},
+	"length_squared": {arity: 1, kind: mathVector, lower: func(t *translator, ty air.Type, a []spirv.ID) spirv.ID {
+		return t.f.Op(spirv.OpDot, t.typ(ty), a[0], a[0])
+	}},
+	"recip": {arity: 1, lower: func(t *translator, ty air.Type, a []spirv.ID) spirv.ID {
+		return t.f.Op(spirv.OpFDiv, t.typ(ty), t.floatConst(ty, 1), a[0])
+	}},
+	"divide": {arity: 2, lower: func(t *translator, ty air.Type, a []spirv.ID) spirv.ID {
+		return t.f.Op(spirv.OpFDiv, t.typ(ty), a[0], a[1])
+	}},
+	"sinpi":          {arity: 1, lower: lowerPi(spirv.GLSLSin)},
+	"cospi":          {arity: 1, lower: lowerPi(spirv.GLSLCos)},
+	"tanpi":          {arity: 1, lower: lowerPi(spirv.GLSLTan)},
+	"ldexp":          {arity: 2, kind: mathMixed, lower: lowerLdexp},
+	"abs.u":          {arity: 1, kind: mathUnsigned, lower: func(t *translator, ty air.Type, a []spirv.ID) spirv.ID { return a[0] }},
+	"clz":            {arity: 1, kind: mathInt32, lower: lowerClz},
+	"ctz":            {arity: 1, kind: mathInt32, lower: lowerCtz},
+	"mul_hi.u":       {arity: 2, kind: mathUnsigned, lower: lowerMulHi(false)},
+	"mul_hi.s":       {arity: 2, kind: mathSigned, lower: lowerMulHi(true)},
+	"hadd.u":         {arity: 2, kind: mathUnsigned, lower: lowerHadd(false, false)},
+	"hadd.s":         {arity: 2, kind: mathSigned, lower: lowerHadd(true, false)},
+	"rhadd.u":        {arity: 2, kind: mathUnsigned, lower: lowerHadd(false, true)},
+	"rhadd.s":        {arity: 2, kind: mathSigned, lower: lowerHadd(true, true)},
+	"abs_diff.u":     {arity: 2, kind: mathUnsigned, lower: lowerAbsDiff(false)},
+	"abs_diff.s":     {arity: 2, kind: mathSigned, lower: lowerAbsDiff(true)},
+	"add_sat.u":      {arity: 2, kind: mathUnsigned, lower: lowerAddSat(false, false)},
+	"add_sat.s":      {arity: 2, kind: mathSigned, lower: lowerAddSat(true, false)},
+	"sub_sat.u":      {arity: 2, kind: mathUnsigned, lower: lowerAddSat(false, true)},
+	"sub_sat.s":      {arity: 2, kind: mathSigned, lower: lowerAddSat(true, true)},
+	"rotate":         {arity: 2, kind: mathInt, lower: lowerRotate},
+	"extract_bits.u": {arity: 3, kind: mathInt32, lower: lowerExtractBits(false)},
+	"extract_bits.s": {arity: 3, kind: mathInt32, lower: lowerExtractBits(true)},
+	"insert_bits":    {arity: 4, kind: mathInt32, lower: lowerInsertBits},
 }
 
 // call lowers a call to a declared function: an air.* or llvm.* intrinsic.
@@ -157,6 +196,20 @@ func (t *translator) intrinsic(c *air.Call, name string) (spirv.ID, bool) {
 			t.store(p, 0, c.Type(), t.f.ExtInst(ty, spirv.GLSLCos, x), 4)
 		}
 		return t.f.ExtInst(ty, spirv.GLSLSin, x), true
+	case op == "modf" || op == "fast_modf" || op == "frexp" || op == "fast_frexp":
+		return t.outPointerMath(c, strings.TrimPrefix(op, "fast_"))
+	case op == "any" || op == "all":
+		if len(c.Args) != 1 || intBits(c.Args[0].Type()) != 1 {
+			return 0, false
+		}
+		if lanes(c.Args[0].Type()) == 1 {
+			return t.value(c.Args[0]), true
+		}
+		opc := spirv.OpAny
+		if op == "all" {
+			opc = spirv.OpAll
+		}
+		return t.f.Op(opc, t.b.TypeBool(), t.value(c.Args[0])), true
 	case op == "wg.barrier" || op == "mem.barrier":
 		return t.barrier(c, op)
 	}
@@ -170,8 +223,16 @@ func (t *translator) intrinsic(c *air.Call, name string) (spirv.ID, bool) {
 	}
 	ty := c.Type()
 	switch m.kind {
-	case mathFloat:
+	case mathFloat, mathMixed:
 		if _, ok := air.Scalar(ty).(*air.FloatType); !ok {
+			return 0, false
+		}
+	case mathVector:
+		if !isFloat(ty) || !isFloat(c.Args[0].Type()) {
+			return 0, false
+		}
+	case mathInt32:
+		if intBits(ty) != 32 {
 			return 0, false
 		}
 		if m.core == spirv.OpDPdx || m.core == spirv.OpDPdy || m.core == spirv.OpFwidth {
@@ -376,7 +437,7 @@ func (t *translator) llvmIntrinsic(c *air.Call, name string) (spirv.ID, bool) {
 }
 
 var llvmMath = map[string]mathOp{
-	"fabs": {glsl: spirv.GLSLFAbs, arity: 1}, "floor": {glsl: spirv.GLSLFloor, arity: 1},
+	"fabs": {glsl: spirv.GLSLFAbs, arity: 1}, "abs": {glsl: spirv.GLSLFAbs, arity: 1}, "floor": {glsl: spirv.GLSLFloor, arity: 1},
 	"ceil": {glsl: spirv.GLSLCeil, arity: 1}, "trunc": {glsl: spirv.GLSLTrunc, arity: 1},
 	"sqrt": {glsl: spirv.GLSLSqrt, arity: 1}, "fma": {glsl: spirv.GLSLFma, arity: 3},
 	"fmuladd": {glsl: spirv.GLSLFma, arity: 3}, "maxnum": {glsl: spirv.GLSLNMax, arity: 2},

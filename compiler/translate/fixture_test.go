@@ -127,7 +127,7 @@ func TestMissingEveryFeature(t *testing.T) {
 		{CodeUnsupportedCFG, "irreducible"},
 		{CodeUnhandledInstruction, "ptrtoint"},
 		{CodeUnhandledIntrinsic, "air.fast_frobnicate.f32"},
-		{CodeUnhandledIntrinsic, "air.hadd.u.i32"},
+		{CodeUnhandledIntrinsic, "air.mad_sat.u.i32"},
 	}
 	if !reflect.DeepEqual(me.Missing, want) {
 		t.Errorf("missing = %v\nwant      %v", me.Missing, want)

@@ -7,7 +7,7 @@ target triple = "air64-apple-macosx14.0.0"
 define void @lacking(ptr addrspace(1) %buf, i32 %gid) {
 entry:
   %a = call float @air.fast_frobnicate.f32(float 1.0)
-  %b = call i32 @air.hadd.u.i32(i32 %gid, i32 3)
+  %b = call i32 @air.mad_sat.u.i32(i32 %gid, i32 3, i32 4)
   %addr = ptrtoint ptr addrspace(1) %buf to i64
   %c = icmp eq i32 %b, 0
   br i1 %c, label %left, label %right
@@ -29,7 +29,7 @@ exit:
 }
 
 declare float @air.fast_frobnicate.f32(float)
-declare i32 @air.hadd.u.i32(i32, i32)
+declare i32 @air.mad_sat.u.i32(i32, i32, i32)
 
 !air.kernel = !{!0}
 !0 = !{ptr @lacking, !1, !2}

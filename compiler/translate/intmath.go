@@ -31,17 +31,33 @@ func lowerLdexp(t *translator, ty air.Type, a []spirv.ID) spirv.ID {
 	m := t.f.OpWords(spirv.OpCompositeExtract, fty, uint32(fr), 0)
 	ex := t.f.OpWords(spirv.OpCompositeExtract, ity, uint32(fr), 1)
 	maxExp, minExp := int64(128), int64(-149)
-	if scalarBits(air.Scalar(ty)) == 16 {
+	switch scalarBits(air.Scalar(ty)) {
+	case 16:
 		maxExp, minExp = 16, -24
+	case 64:
+		maxExp, minExp = 1024, -1074
 	}
 	// Clamp e first so that ex + e cannot wrap.
-	e = t.f.ExtInst(ity, spirv.GLSLSClamp, e, t.intConst(ity32, negU64(1024)), t.intConst(ity32, 1024))
+	e = t.f.ExtInst(ity, spirv.GLSLSClamp, e, t.intConst(ity32, negU64(4096)), t.intConst(ity32, 4096))
 	sum := t.f.Op(spirv.OpIAdd, ity, ex, e)
 	big := t.f.Op(spirv.OpSGreaterThan, bty, sum, t.intConst(ity32, uint64(maxExp)))
 	small := t.f.Op(spirv.OpSLessThan, bty, sum, t.intConst(ity32, negU64(-minExp)))
 	r := t.f.ExtInst(fty, spirv.GLSLLdexp, m, t.f.ExtInst(ity, spirv.GLSLSClamp, sum, t.intConst(ity32, negU64(-minExp)), t.intConst(ity32, uint64(maxExp))))
-	inf := t.f.Op(spirv.OpFMul, fty, t.f.ExtInst(fty, spirv.GLSLFSign, a[0]), t.floatConst(ty, math.Inf(1)))
-	zero := t.f.Op(spirv.OpFMul, fty, a[0], t.floatConst(ty, 0))
+	// ±inf and ±0 with x's sign, built from its bits (a multiplication by
+	// zero may be folded to +0 by a driver).
+	w := scalarBits(air.Scalar(ty))
+	uty := withBits(ty, w)
+	ubits := t.typ(uty)
+	sign := t.f.Op(spirv.OpBitwiseAnd, ubits, t.f.Op(spirv.OpBitcast, ubits, a[0]), t.intConst(uty, 1<<uint(w-1)))
+	expMask := uint64(0x7f800000)
+	switch w {
+	case 16:
+		expMask = 0x7c00
+	case 64:
+		expMask = 0x7ff0000000000000
+	}
+	inf := t.f.Op(spirv.OpBitcast, fty, t.f.Op(spirv.OpBitwiseOr, ubits, sign, t.intConst(uty, expMask)))
+	zero := t.f.Op(spirv.OpBitcast, fty, sign)
 	r = t.f.Op(spirv.OpSelect, fty, big, inf, r)
 	r = t.f.Op(spirv.OpSelect, fty, small, zero, r)
 	special := t.f.Op(spirv.OpLogicalOr, bty, t.f.Op(spirv.OpIsInf, bty, a[0]), t.f.Op(spirv.OpIsNan, bty, a[0]))

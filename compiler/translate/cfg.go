@@ -67,6 +67,9 @@ type cfgPlan struct {
 
 const maxCFGSplits = 4096
 
+// maxCFGWork bounds iterations × nodes², about two seconds of planning.
+const maxCFGWork = 500_000_000
+
 // noExit is collapsedSucc's answer for a loop without an exit: a dead end,
 // which is not the virtual exit (that would make it a way out of a construct).
 const noExit = -2
@@ -80,6 +83,11 @@ func planCFG(succ [][]int) (*cfgPlan, error) {
 	for iter := 0; ; iter++ {
 		if iter > maxCFGSplits+len(succ) {
 			return nil, &cfgError{"structuring did not converge"}
+		}
+		// Each attempt costs about n² (dominators, post-dominators, joins):
+		// a hostile graph is refused rather than structured for hours.
+		if n := int64(len(p.succ)); int64(iter)*n*n > maxCFGWork {
+			return nil, &cfgError{"control flow too large to structure"}
 		}
 		done, err := p.try()
 		if err != nil {

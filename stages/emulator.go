@@ -56,8 +56,10 @@ type EmulatorOptions struct {
 	// Device names the Vulkan device that runs the SPIR-V (default
 	// "lavapipe"; any name device.Open accepts).
 	Device string
-	// Grid is the dispatch (zero: cpuref.DefaultGrid, 4×4 threads as 2×2
-	// threadgroups of 2×2). The workgroup size is set explicitly from it.
+	// Grid is the dispatch (zero: cpuref.GridFor the kernel's dimensions —
+	// 16 threads in a line for a kernel taking a scalar position, 4×4 as 2×2
+	// threadgroups of 2×2 for a 2-D one). The workgroup size is set
+	// explicitly from it.
 	Grid cpuref.Grid
 	// BufferSize is the size of a buffer whose size AIR does not state
 	// (0: cpuref.DefaultBufferSize).

@@ -3,6 +3,7 @@ package stages
 import (
 	"context"
 	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"os"
 	"path/filepath"
@@ -18,21 +19,21 @@ import (
 	"github.com/airpipe/airpipe/pipeline"
 )
 
-// emuCorpus carries every function of the corpus under root through
-// reader → translate → emulator, once per distinct bitcode, and logs the
-// verdicts counted by function type, status, code and detail (for distinct
-// bitcodes and for function occurrences). It returns the distinct kernels'
-// counts by status.
-func emuCorpus(t *testing.T, root string) map[string]int {
-	type kernel struct {
-		bc    []byte
-		name  string
-		typ   string
-		count int
-	}
-	kernels := map[[32]byte]*kernel{}
-	var order [][32]byte
-	occurrences := 0
+// corpusFunction is one distinct function bitcode of the corpus.
+type corpusFunction struct {
+	bc    []byte
+	name  string
+	typ   string
+	sum   string // the bitcode's SHA-256, first 12 hex digits
+	count int    // occurrences
+}
+
+// corpusKernels lists the corpus's distinct function bitcodes (all types),
+// in walk order.
+func corpusKernels(t *testing.T, root string) []*corpusFunction {
+	t.Helper()
+	seen := map[[32]byte]*corpusFunction{}
+	var out []*corpusFunction
 	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".metallib") {
 			return err
@@ -50,24 +51,37 @@ func emuCorpus(t *testing.T, root string) map[string]int {
 			if err != nil {
 				continue
 			}
-			occurrences++
 			sum := sha256.Sum256(raw)
-			if k, ok := kernels[sum]; ok {
+			if k, ok := seen[sum]; ok {
 				k.count++
 				continue
 			}
-			kernels[sum] = &kernel{bc: raw, name: f.Name, typ: mtlb.FunctionTypeName(f.Type), count: 1}
-			order = append(order, sum)
+			k := &corpusFunction{bc: raw, name: f.Name, typ: mtlb.FunctionTypeName(f.Type), sum: hex.EncodeToString(sum[:6]), count: 1}
+			seen[sum] = k
+			out = append(out, k)
 		}
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
+	return out
+}
+
+// emuCorpus carries every function of the corpus under root through
+// reader → translate → emulator, once per distinct bitcode, and logs the
+// verdicts counted by function type, status, code and detail (for distinct
+// bitcodes and for function occurrences). It returns the distinct kernels'
+// counts by status.
+func emuCorpus(t *testing.T, root string) map[string]int {
+	functions := corpusKernels(t, root)
+	occurrences := 0
+	for _, k := range functions {
+		occurrences += k.count
+	}
 	st := Emulator(EmulatorOptions{})
 	byReason, byReasonOcc, byStatus := map[string]int{}, map[string]int{}, map[string]int{}
-	for _, sum := range order {
-		k := kernels[sum]
+	for _, k := range functions {
 		reason := ""
 		ir, err := bitcode.ReadModule(k.bc)
 		var out *translate.Output
@@ -99,7 +113,7 @@ func emuCorpus(t *testing.T, root string) map[string]int {
 			status = string(r.Status)
 			reason = strings.TrimSpace(string(r.Status) + " " + r.Code + " " + r.Detail)
 			if r.Status == pipeline.Failed {
-				t.Logf("%s (%x): %s %s: %s", k.name, sum[:6], r.Code, r.Detail, r.Message)
+				t.Logf("%s (%s): %s %s: %s", k.name, k.sum, r.Code, r.Detail, r.Message)
 			}
 		}
 		if k.typ == "kernel" {
@@ -114,7 +128,7 @@ func emuCorpus(t *testing.T, root string) map[string]int {
 		keys = append(keys, r)
 	}
 	sort.Strings(keys)
-	t.Logf("%d functions, %d distinct bitcodes", occurrences, len(order))
+	t.Logf("%d functions, %d distinct bitcodes", occurrences, len(functions))
 	t.Logf("%8s %11s  %s", "distinct", "occurrences", "verdict")
 	for _, r := range keys {
 		t.Logf("%8d %11d  %s", byReason[r], byReasonOcc[r], r)

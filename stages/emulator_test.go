@@ -66,6 +66,7 @@ func TestEmulatorFixtures(t *testing.T) {
 		{"swizzle.ll", pipeline.Passed, "", ""},
 		{"readonly.ll", pipeline.Unjudged, CodeEmulatorWritesNothing, "no writable buffer"},
 		{"guarded.ll", pipeline.Unjudged, CodeEmulatorWritesNothing, "no word changed"},
+		{"racy.ll", pipeline.Unjudged, CodeEmulatorNoReference, cpuref.KindRace},
 		{"../../../testdata/sample/src/scale.ll", pipeline.Passed, "", ""},
 		{"../../../testdata/sample/src/sum_sqrt.ll", pipeline.Unjudged, CodeEmulatorNoReference, "approximate-op air.fast_sqrt.f32"},
 	}

@@ -24,6 +24,18 @@
 //     process group, a time limit, RLIMIT_DATA) over the grid — threadgroup by
 //     threadgroup, thread by thread — with buffers in and out through files.
 //
+// The grid follows the kernel's shape (GridFor): a kernel taking a scalar
+// thread position runs over a line of 16 threads, a 2-D one over 4×4 (2×2
+// threadgroups of 2×2), unless Options.Grid says otherwise.
+//
+// Threads run one after another, which hides races: a read-modify-write of
+// one word by several threads adds up serially and loses updates on a GPU.
+// (An NVIDIA H200 showed exactly that on a fixture that lavapipe, which also
+// runs workgroups in turn, had passed.) So the harness records which thread
+// changed each byte and sets aside (KindRace) a kernel in which two threads
+// change the same byte other than through an atomic operation. A thread
+// reading what another wrote is not detected.
+//
 // Buffers start as Pattern (seed 003's (i·7+13)&0xff, shifted per buffer), so
 // untouched words show. Each buffer sits between inaccessible reservations
 // (1 GiB before, 68 GiB after) and ends on a page boundary, with canary bytes

@@ -43,6 +43,9 @@ const (
 	KindCompile = "compile"
 	// KindDisassemble: llvm-dis-19 could not read the bitcode.
 	KindDisassemble = "disassemble"
+	// KindRace: two threads changed the same bytes of a buffer without an
+	// atomic operation: a GPU's result would depend on timing.
+	KindRace = "write-conflict"
 	// KindMalformed: the module's entry-point metadata is not what AIR
 	// writes (the reference cannot tell which argument is which).
 	KindMalformed = "malformed"

@@ -34,6 +34,25 @@ type Buffer struct {
 	Name string
 }
 
+// Dimensions is the largest number of components among the kernel's
+// grid-sized built-ins (thread_position_in_grid, threadgroup_position_in_grid,
+// threadgroups_per_grid, threads_per_grid): 1 for a kernel written for a
+// line of threads (or one that takes no position), 2 or 3.
+func (k *Kernel) Dimensions() int {
+	d := 1
+	for _, p := range k.Params {
+		switch p.Role {
+		case "air.thread_position_in_grid", "air.threadgroup_position_in_grid", "air.threadgroups_per_grid", "air.threads_per_grid":
+			if strings.HasPrefix(p.Type, "<") {
+				var n int
+				fmt.Sscanf(vecLen(p.Type), "%d", &n)
+				d = max(d, n)
+			}
+		}
+	}
+	return d
+}
+
 // Writable reports whether the kernel may write the buffer.
 func (b Buffer) Writable() bool { return b.AddrSpace != 2 && b.Access != "read" }
 

@@ -219,11 +219,14 @@ func atomicBody(d declaration, parts []string) string {
 		return ""
 	}
 	op := parts[2]
+	// airpipe_atomic tells the harness the word is accessed atomically, so
+	// that several threads changing it is not a write conflict.
+	const mark = "  call void @airpipe_atomic(ptr addrspace(1) %a0)\n"
 	if op == "load" {
-		return "  %r = load atomic i32, ptr addrspace(1) %a0 seq_cst, align 4\n  ret i32 %r\n"
+		return mark + "  %r = load atomic i32, ptr addrspace(1) %a0 seq_cst, align 4\n  ret i32 %r\n"
 	}
 	if op == "store" && len(d.Params) >= 2 && d.Params[1] == "i32" {
-		return "  store atomic i32 %a1, ptr addrspace(1) %a0 seq_cst, align 4\n  ret void\n"
+		return mark + "  store atomic i32 %a1, ptr addrspace(1) %a0 seq_cst, align 4\n  ret void\n"
 	}
 	signed := parts[3] == "s"
 	rmw := map[string]string{"add": "add", "sub": "sub", "and": "and", "or": "or", "xor": "xor", "xchg": "xchg"}[op]
@@ -240,7 +243,7 @@ func atomicBody(d declaration, parts []string) string {
 	if rmw == "" || len(d.Params) < 2 || d.Params[1] != "i32" {
 		return ""
 	}
-	return fmt.Sprintf("  %%r = atomicrmw %s ptr addrspace(1) %%a0, i32 %%a1 seq_cst, align 4\n  ret i32 %%r\n", rmw)
+	return mark + fmt.Sprintf("  %%r = atomicrmw %s ptr addrspace(1) %%a0, i32 %%a1 seq_cst, align 4\n  ret i32 %%r\n", rmw)
 }
 
 // elem returns a type's element type ("<2 x float>" → "float").

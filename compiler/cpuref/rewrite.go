@@ -86,7 +86,11 @@ func rewrite(t *textModule, k *Kernel) (string, error) {
 	for _, d := range defs {
 		b.WriteString(d)
 	}
-	b.WriteString(intrinsicDecls(t, strings.Join(defs, "")))
+	all := strings.Join(defs, "")
+	b.WriteString(intrinsicDecls(t, all))
+	if strings.Contains(all, "@airpipe_atomic(") {
+		b.WriteString("declare void @airpipe_atomic(ptr addrspace(1))\n")
+	}
 	b.WriteString(wrapper(k))
 	return b.String(), nil
 }

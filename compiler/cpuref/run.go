@@ -33,6 +33,23 @@ func DefaultGrid() Grid {
 	return Grid{Groups: [3]uint32{2, 2, 1}, Threads: [3]uint32{2, 2, 1}}
 }
 
+// GridFor is the grid a kernel whose position built-ins have dims
+// components is dispatched over when Options.Grid is zero, as a Metal
+// application would dispatch it: 16 threads in a line (2 threadgroups of 8)
+// for a kernel that takes a scalar position, DefaultGrid for two
+// components, 4×4×2 (2×2×2 threadgroups of 2×2×1) for three. Over a 4×4 grid
+// a kernel written for a line would have its rows of threads race on the
+// same words.
+func GridFor(dims int) Grid {
+	switch dims {
+	case 2:
+		return DefaultGrid()
+	case 3:
+		return Grid{Groups: [3]uint32{2, 2, 2}, Threads: [3]uint32{2, 2, 1}}
+	}
+	return Grid{Groups: [3]uint32{2, 1, 1}, Threads: [3]uint32{8, 1, 1}}
+}
+
 // Size is the grid's total thread count per dimension.
 func (g Grid) Size() [3]uint32 {
 	return [3]uint32{g.Groups[0] * g.Threads[0], g.Groups[1] * g.Threads[1], g.Groups[2] * g.Threads[2]}
@@ -40,7 +57,7 @@ func (g Grid) Size() [3]uint32 {
 
 // Options configure a reference run.
 type Options struct {
-	// Grid is the dispatch (zero: DefaultGrid).
+	// Grid is the dispatch (zero: GridFor the kernel's dimensions).
 	Grid Grid
 	// BufferSize is the size of a buffer whose size AIR does not state
 	// (0: DefaultBufferSize).
@@ -59,9 +76,6 @@ type Options struct {
 const DefaultBufferSize = 1 << 17
 
 func (o Options) withDefaults() Options {
-	if o.Grid == (Grid{}) {
-		o.Grid = DefaultGrid()
-	}
 	if o.BufferSize <= 0 {
 		o.BufferSize = DefaultBufferSize
 	}
@@ -135,11 +149,6 @@ func Run(ctx context.Context, bitcode []byte, entry string, opts Options) (*Resu
 // RunText is Run on llvm-dis text.
 func RunText(ctx context.Context, ll, entry string, opts Options) (*Result, error) {
 	opts = opts.withDefaults()
-	for k := range 3 {
-		if opts.Grid.Groups[k] < 1 || opts.Grid.Threads[k] < 1 {
-			return nil, fmt.Errorf("cpuref: grid %+v: every dimension must be at least 1", opts.Grid)
-		}
-	}
 	t := parseText(ll)
 	k, err := inspect(t, entry)
 	if err != nil {
@@ -148,6 +157,14 @@ func RunText(ctx context.Context, ll, entry string, opts Options) (*Result, erro
 			err = notJudgeable(KindMalformed, "entry point metadata", "%v", err)
 		}
 		return nil, err
+	}
+	if opts.Grid == (Grid{}) {
+		opts.Grid = GridFor(k.Dimensions())
+	}
+	for k := range 3 {
+		if opts.Grid.Groups[k] < 1 || opts.Grid.Threads[k] < 1 {
+			return nil, fmt.Errorf("cpuref: grid %+v: every dimension must be at least 1", opts.Grid)
+		}
 	}
 	host, err := rewrite(t, k)
 	if err != nil {
@@ -293,6 +310,8 @@ func execute(ctx context.Context, dir, exe string, k *Kernel, inputs []Data, opt
 		return nil, notJudgeable(KindOutOfBounds, "", "on the pattern-filled inputs the kernel touches memory outside its buffers, which a GPU leaves undefined")
 	case out.ExitCode == 4:
 		return nil, notJudgeable(KindTrap, "", "the CPU trapped (integer division by zero or an illegal instruction), which a GPU leaves undefined")
+	case out.ExitCode == 5:
+		return nil, notJudgeable(KindRace, "", "two threads write the same bytes (%s): on a GPU the result depends on timing", strings.TrimPrefix(firstLine(out.Tail(3)), "airpipe-cpuref: "))
 	case out.ExitCode != 0:
 		return nil, fmt.Errorf("cpuref: reference run failed (%s): %s", out.Describe(), out.Tail(5))
 	}

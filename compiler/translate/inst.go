@@ -70,7 +70,10 @@ func (t *translator) inst(in air.Instruction) {
 			return
 		}
 		p := t.ptr(in.Ptr)
-		if p.root == nil {
+		if n, err := allocSize(in.Type()); p.root == nil || err != nil || n > maxAccessBytes {
+			if err == nil && n > maxAccessBytes {
+				t.miss.addf(CodeUnhandledInstruction, "load of more than %d bytes", maxAccessBytes)
+			}
 			t.vals[in] = t.b.Undef(t.typ(in.Type()))
 			return
 		}
@@ -78,6 +81,10 @@ func (t *translator) inst(in air.Instruction) {
 	case *air.Store:
 		if isPointer(in.Val.Type()) {
 			t.miss.add(CodeUnhandledInstruction, "store of a pointer")
+			return
+		}
+		if n, err := allocSize(in.Val.Type()); err == nil && n > maxAccessBytes {
+			t.miss.addf(CodeUnhandledInstruction, "store of more than %d bytes", maxAccessBytes)
 			return
 		}
 		t.store(t.ptr(in.Ptr), 0, in.Val.Type(), t.value(in.Val), in.Align)

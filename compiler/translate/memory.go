@@ -527,6 +527,10 @@ func (t *translator) globalRoot(g *air.GlobalVariable) *root {
 	case 3:
 		return &root{kind: rootWorkgroup, sc: spirv.StorageClassWorkgroup, v: t.wordArray(spirv.StorageClassWorkgroup, words)}
 	case 2, 0:
+		if size > maxConstantBytes {
+			t.miss.addf(CodeUnhandledInstruction, "constant global of more than %d bytes", maxConstantBytes)
+			return nil
+		}
 		if g.Init == nil {
 			t.miss.add(CodeUnhandledInstruction, "external global @"+g.Name)
 			return nil
@@ -552,6 +556,14 @@ func (t *translator) globalRoot(g *air.GlobalVariable) *root {
 	t.miss.addf(CodeUnhandledInstruction, "global in address space %d", g.AddrSpace)
 	return nil
 }
+
+// maxConstantBytes is the largest constant global: its initializer is one
+// OpConstantComposite, whose word count must fit in 16 bits.
+const maxConstantBytes = 60000
+
+// maxAccessBytes is the largest single load or store (one SPIR-V access
+// per word: a bigger aggregate would be an unreasonable unrolled copy).
+const maxAccessBytes = 16384
 
 // constBytes writes constant c's little-endian bytes into buf.
 func constBytes(c air.Constant, buf []byte) error {

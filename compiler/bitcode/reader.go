@@ -10,6 +10,7 @@ package bitcode
 
 import (
 	"encoding/binary"
+	"fmt"
 
 	"github.com/airpipe/airpipe/compiler/air"
 )
@@ -36,12 +37,13 @@ func ReadModule(data []byte) (*air.Module, error) {
 func stripWrapper(data []byte) ([]byte, *Error) {
 	if len(data) >= 4 && binary.LittleEndian.Uint32(data) == wrapperMagic {
 		if len(data) < 20 {
-			return nil, &Error{Code: CodeMalformed, Detail: "wrapper header", Offset: 0, Msg: "shorter than 20 bytes"}
+			return nil, &Error{Code: CodeMalformed, Detail: "wrapper header", Offset: -1, Msg: "shorter than 20 bytes"}
 		}
 		off := uint64(binary.LittleEndian.Uint32(data[8:]))
 		size := uint64(binary.LittleEndian.Uint32(data[12:]))
 		if off+size > uint64(len(data)) || off < 20 {
-			return nil, &Error{Code: CodeMalformed, Detail: "wrapper header", Offset: 8, Msg: "offset+size past the end of the data (byte offsets)"}
+			return nil, &Error{Code: CodeMalformed, Detail: "wrapper header", Offset: -1,
+				Msg: fmt.Sprintf("bitcode at byte %d, %d bytes long, past the end of %d bytes", off, size, len(data))}
 		}
 		data = data[off : off+size]
 	}

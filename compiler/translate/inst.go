@@ -70,10 +70,12 @@ func (t *translator) inst(in air.Instruction) {
 			return
 		}
 		p := t.ptr(in.Ptr)
-		if n, err := allocSize(in.Type()); p.root == nil || err != nil || n > maxAccessBytes {
-			if err == nil && n > maxAccessBytes {
-				t.miss.addf(CodeUnhandledInstruction, "load of more than %d bytes", maxAccessBytes)
-			}
+		if n, err := allocSize(in.Type()); err == nil && n > maxAccessBytes {
+			t.miss.addf(CodeUnhandledInstruction, "load of more than %d bytes", maxAccessBytes)
+			t.vals[in] = t.b.Undef(t.typ(in.Type()))
+			return
+		}
+		if p.root == nil {
 			t.vals[in] = t.b.Undef(t.typ(in.Type()))
 			return
 		}

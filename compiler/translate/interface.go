@@ -117,6 +117,8 @@ func (t *translator) bindInputs() {
 		switch b.Role {
 		case "air.buffer":
 			t.bindBuffer(arg, b)
+		case "air.threadgroup":
+			t.bindThreadgroup(arg, b)
 		case "air.texture":
 			t.bindTexture(arg, b)
 		case "air.sampler":
@@ -175,6 +177,40 @@ func (t *translator) bindBuffer(arg *air.Argument, b air.Binding) {
 	}
 	t.refl.Bindings = append(t.refl.Bindings, Binding{Binding: n, Kind: "storage-buffer", Metal: fmt.Sprintf("air.buffer %d", b.Location),
 		Name: b.ArgName, Access: access, Size: size, TypeName: b.ArgTypeName})
+}
+
+// threadgroupSpecBase is the SpecId of threadgroup memory argument 0's
+// length in words; argument i uses threadgroupSpecBase + i.
+const threadgroupSpecBase = 3
+
+// defaultThreadgroupWords is the default length of a threadgroup memory
+// argument (16 KiB) until the runtime specialises it.
+const defaultThreadgroupWords = 4096
+
+// bindThreadgroup maps a threadgroup memory argument (its size is set at
+// dispatch in Metal) to a Workgroup word array whose length is a spec
+// constant, so the runtime gives it the dispatch's size.
+func (t *translator) bindThreadgroup(arg *air.Argument, b air.Binding) {
+	pt, ok := arg.Type().(*air.PointerType)
+	if !ok || pt.AddrSpace != 3 || t.model != spirv.ExecutionModelGLCompute {
+		t.miss.addf(CodeUnsupportedInterface, "air.threadgroup of %s", arg.Type())
+		return
+	}
+	if b.Location < 0 || b.Location >= 31 {
+		t.miss.addf(CodeUnsupportedInterface, "air.threadgroup index %d", b.Location)
+		return
+	}
+	n := t.b.SpecConstant(t.u32, defaultThreadgroupWords)
+	spec := threadgroupSpecBase + b.Location
+	t.b.Decorate(n, spirv.DecorationSpecId, uint32(spec))
+	arr := t.b.TypeArray(t.u32, n, 0)
+	v := t.b.Variable(t.b.TypePointer(spirv.StorageClassWorkgroup, arr), spirv.StorageClassWorkgroup)
+	t.b.Name(v, b.ArgName)
+	t.iface = append(t.iface, v)
+	r := &root{kind: rootWorkgroup, v: v, sc: spirv.StorageClassWorkgroup}
+	t.ptrs[arg] = pointer{root: r, off: t.b.ConstantU32(0)}
+	t.refl.Threadgroup = append(t.refl.Threadgroup, ThreadgroupMemory{Index: b.Location, Name: b.ArgName,
+		SpecID: spec, DefaultBytes: 4 * defaultThreadgroupWords})
 }
 
 // textureType parses an air.arg_type_name such as "texture2d<float, sample>".

@@ -17,6 +17,8 @@ type Reflection struct {
 	Inputs []Varying `json:"inputs,omitempty"`
 	// Workgroup is the compute workgroup-size policy (kernels only).
 	Workgroup *Workgroup `json:"workgroup,omitempty"`
+	// Threadgroup lists the threadgroup memory arguments, sized at dispatch.
+	Threadgroup []ThreadgroupMemory `json:"threadgroup,omitempty"`
 	// Capabilities are the SPIR-V capabilities the module declares.
 	Capabilities []string `json:"capabilities,omitempty"`
 }
@@ -76,4 +78,14 @@ type Workgroup struct {
 	Policy  string    `json:"policy"`
 	SpecIDs [3]int    `json:"spec_ids"`
 	Default [3]uint32 `json:"default"`
+}
+
+// ThreadgroupMemory is one threadgroup memory argument: a Workgroup array
+// whose length in 32-bit words is the spec constant SpecID (set it to the
+// dispatch's byte size / 4; DefaultBytes applies otherwise).
+type ThreadgroupMemory struct {
+	Index        int    `json:"index"`
+	Name         string `json:"name,omitempty"`
+	SpecID       int    `json:"spec_id"`
+	DefaultBytes int    `json:"default_bytes"`
 }

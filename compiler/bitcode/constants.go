@@ -211,6 +211,9 @@ func (r *reader) makeConst(rec cstRec) (air.Constant, *Error) {
 		if !ok || len(ops) < 1 {
 			return nil, bad("wide integer constant of type %s", rec.typ)
 		}
+		if it.Bits > 1024 || len(ops) > (it.Bits+63)/64 {
+			return nil, unsupported(rec.pos, what, "%d-word constant of type i%d", len(ops), it.Bits)
+		}
 		w := make([]uint64, len(ops))
 		for i, v := range ops {
 			w[i] = decodeSigned(v)

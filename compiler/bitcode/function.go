@@ -36,10 +36,6 @@ func (r *reader) readFunctionBody() *Error {
 	f := r.bodies[r.nextBody]
 	r.nextBody++
 	base, mdBase := len(r.values), len(r.md)
-	if r.nGlobal == 0 {
-		r.nGlobal = base
-		r.nGlobalMD = mdBase
-	}
 	for _, a := range f.Args {
 		r.values = append(r.values, a)
 	}

@@ -156,7 +156,6 @@ func (r *reader) mdKind() *Error {
 		return malformed(r.c.r.pos, "METADATA_KIND", "no kind id")
 	}
 	r.mdKinds[ops[0]] = opsString(ops[1:])
-	r.kindOrder = append(r.kindOrder, ops[0])
 	return nil
 }
 

@@ -52,8 +52,6 @@ func (r *reader) moduleSubBlock(id uint64) *Error {
 		return r.enterAnd(id, r.readModuleVST)
 	case functionID:
 		return r.enterAnd(id, r.readFunctionBody)
-	case uselistID:
-		return unknownBlock(c.r.pos, id)
 	}
 	return unknownBlock(c.r.pos, id)
 }
@@ -256,7 +254,7 @@ func (r *reader) globalVar(all []uint64) *Error {
 		r.globalInit = append(r.globalInit, globalInit{g, ops[2] - 1})
 	}
 	r.m.Globals = append(r.m.Globals, g)
-	r.pushValue(g, nil)
+	r.values = append(r.values, g)
 	return nil
 }
 
@@ -355,13 +353,8 @@ func (r *reader) function(all []uint64) *Error {
 		r.bodies = append(r.bodies, f)
 	}
 	r.m.Functions = append(r.m.Functions, f)
-	r.pushValue(f, nil)
+	r.values = append(r.values, f)
 	return nil
-}
-
-func (r *reader) pushValue(v air.Value, t air.Type) {
-	r.values = append(r.values, v)
-	_ = t
 }
 
 // finishModule resolves what could only be resolved once everything is read.

@@ -65,19 +65,15 @@ type reader struct {
 	types   []air.Type
 	// values is the global value list, then the function's during a body.
 	values    []air.Value
-	valTypes  []air.Type // explicit types of forward references
-	nGlobal   int        // values that are module-level
 	attrGrps  map[uint64]*attrGroup
 	attrLists []air.AttributeList
 	sections  []string
 	gcNames   []string
 	// metadata
 	md           []air.Metadata
-	nGlobalMD    int
 	mdPending    []mdFixup
 	namedPending []namedFixup
 	globalAttach [][]uint64
-	kindOrder    []uint64
 	diPending    []*air.DINode
 	mdKinds      map[uint64]string
 	globalInit   []globalInit

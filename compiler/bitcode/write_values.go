@@ -2,6 +2,7 @@ package bitcode
 
 import (
 	"math"
+	"math/big"
 	"strconv"
 	"strings"
 
@@ -324,67 +325,20 @@ func (p *printer) float(c *air.ConstFloat) {
 	p.s(strings.ToUpper(strconv.FormatUint(bits, 16)))
 }
 
-// wideDecimal prints a >64-bit integer (two's complement words) in signed decimal.
+// wideDecimal prints a >64-bit integer (two's complement words, least
+// significant first) in signed decimal.
 func wideDecimal(words []uint64, bits int) string {
-	// small helper using math/big would be simplest; avoid the import by
-	// printing in hexadecimal-free decimal via repeated division.
-	neg := false
-	w := append([]uint64(nil), words...)
+	v := new(big.Int)
+	for i := len(words) - 1; i >= 0; i-- {
+		v.Lsh(v, 64)
+		v.Or(v, new(big.Int).SetUint64(words[i]))
+	}
 	if bits > 0 {
-		top := (bits - 1) / 64
-		if top < len(w) && w[top]>>(uint(bits-1)%64)&1 != 0 {
-			neg = true
-			carry := uint64(1)
-			for i := range w {
-				w[i] = ^w[i]
-				w[i] += carry
-				if w[i] != 0 {
-					carry = 0
-				}
-			}
-			if r := uint(bits) % 64; r != 0 && top < len(w) {
-				w[top] &= 1<<r - 1
-			}
+		mask := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), uint(bits)), big.NewInt(1))
+		v.And(v, mask)
+		if v.Bit(bits-1) == 1 {
+			v.Sub(v, new(big.Int).Lsh(big.NewInt(1), uint(bits)))
 		}
 	}
-	var digits []byte
-	for {
-		zero := true
-		var rem uint64
-		for i := len(w) - 1; i >= 0; i-- {
-			hi := rem
-			// divide (hi:w[i]) by 10
-			q, r := div128(hi, w[i], 10)
-			w[i], rem = q, r
-			if q != 0 {
-				zero = false
-			}
-		}
-		digits = append(digits, byte('0'+rem))
-		if zero {
-			break
-		}
-	}
-	if neg {
-		digits = append(digits, '-')
-	}
-	for i, j := 0, len(digits)-1; i < j; i, j = i+1, j-1 {
-		digits[i], digits[j] = digits[j], digits[i]
-	}
-	return string(digits)
-}
-
-func div128(hi, lo, d uint64) (uint64, uint64) {
-	// hi < d always here
-	var q uint64
-	r := hi
-	for i := 63; i >= 0; i-- {
-		r = r<<1 | (lo>>uint(i))&1
-		q <<= 1
-		if r >= d {
-			r -= d
-			q |= 1
-		}
-	}
-	return q, r
+	return v.String()
 }

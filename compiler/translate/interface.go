@@ -41,9 +41,8 @@ type resource struct {
 // output is one place the entry point's returned value goes.
 type output struct {
 	v     spirv.ID
-	field int // -1 when the whole returned value is this output
-	typ   air.Type
-	conv  spirv.ID // the variable's value type when it differs from typ (built-ins)
+	field int      // -1 when the whole returned value is this output
+	typ   air.Type // the program's type; the variable holds widen(typ)
 }
 
 // key returns the values of metadata key name in b.
@@ -362,7 +361,8 @@ func (t *translator) bindVarying(arg *air.Argument, b air.Binding, loc int) {
 		t.miss.addf(CodeUnsupportedInterface, "%s of pointer type", b.Role)
 		return
 	}
-	st := t.typ(ty)
+	wide := widen(ty)
+	st := t.typ(wide)
 	v := t.b.Variable(t.b.TypePointer(spirv.StorageClassInput, st), spirv.StorageClassInput)
 	t.b.Decorate(v, spirv.DecorationLocation, uint32(loc))
 	t.iface = append(t.iface, v)
@@ -373,7 +373,49 @@ func (t *translator) bindVarying(arg *air.Argument, b air.Binding, loc int) {
 		vr.Interpolation = t.interpolation(v, b, ty)
 	}
 	t.refl.Inputs = append(t.refl.Inputs, vr)
-	t.vals[arg] = t.f.Op(spirv.OpLoad, st, v)
+	t.vals[arg] = t.narrow(t.f.Op(spirv.OpLoad, st, v), wide, ty)
+}
+
+// widen is ty with 8- and 16-bit lanes made 32-bit: interface variables
+// are 32-bit so that no 16-bit interface storage feature is needed (the
+// value is converted at the interface; Vulkan's attribute formats convert).
+func widen(ty air.Type) air.Type {
+	switch s := air.Scalar(ty).(type) {
+	case *air.FloatType:
+		if s.Kind == air.Half {
+			if v, ok := ty.(*air.VectorType); ok {
+				return &air.VectorType{Len: v.Len, Elem: air.FloatTy}
+			}
+			return air.FloatTy
+		}
+	case *air.IntType:
+		if s.Bits == 8 || s.Bits == 16 {
+			return withBits(ty, 32)
+		}
+	}
+	return ty
+}
+
+// narrow converts an interface value of type wide to the program's type ty.
+func (t *translator) narrow(v spirv.ID, wide, ty air.Type) spirv.ID {
+	switch {
+	case wide == ty:
+		return v
+	case isFloat(ty):
+		return t.f.Op(spirv.OpFConvert, t.typ(ty), v)
+	}
+	return t.f.Op(spirv.OpUConvert, t.typ(ty), v)
+}
+
+// widenValue converts a program value of type ty to its interface type wide.
+func (t *translator) widenValue(v spirv.ID, ty, wide air.Type) spirv.ID {
+	switch {
+	case wide == ty:
+		return v
+	case isFloat(ty):
+		return t.f.Op(spirv.OpFConvert, t.typ(wide), v)
+	}
+	return t.f.Op(spirv.OpUConvert, t.typ(wide), v)
 }
 
 // builtin describes one built-in input: the SPIR-V built-in, its value type
@@ -573,7 +615,7 @@ func (t *translator) bindOutputs() {
 			t.miss.add(CodeUnsupportedInterface, b.Role+" of pointer type")
 			continue
 		}
-		vt := t.typ(ty)
+		vt := t.typ(widen(ty))
 		v := t.b.Variable(t.b.TypePointer(spirv.StorageClassOutput, vt), spirv.StorageClassOutput)
 		t.iface = append(t.iface, v)
 		vr := Varying{Name: varyingName(b), Role: b.Role, Location: -1, Type: ty.String(), Format: b.ArgTypeName}
@@ -633,6 +675,7 @@ func (t *translator) ret(in *air.Ret) {
 			if o.field >= 0 {
 				x = t.f.OpWords(spirv.OpCompositeExtract, t.typ(o.typ), uint32(val), uint32(o.field))
 			}
+			x = t.widenValue(x, o.typ, widen(o.typ))
 			t.f.Emit(spirv.OpStore, uint32(o.v), uint32(x))
 		}
 	}

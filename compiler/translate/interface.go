@@ -369,6 +369,9 @@ func (t *translator) bindVarying(arg *air.Argument, b air.Binding, loc int) {
 	name := varyingName(b)
 	t.b.Name(v, name)
 	vr := Varying{Name: name, Role: b.Role, Location: loc, Type: ty.String(), Format: b.ArgTypeName}
+	if wide != ty {
+		vr.InterfaceType = wide.String()
+	}
 	if b.Role == "air.fragment_input" {
 		vr.Interpolation = t.interpolation(v, b, ty)
 	}
@@ -619,6 +622,9 @@ func (t *translator) bindOutputs() {
 		v := t.b.Variable(t.b.TypePointer(spirv.StorageClassOutput, vt), spirv.StorageClassOutput)
 		t.iface = append(t.iface, v)
 		vr := Varying{Name: varyingName(b), Role: b.Role, Location: -1, Type: ty.String(), Format: b.ArgTypeName}
+		if w := widen(ty); w != ty {
+			vr.InterfaceType = w.String()
+		}
 		switch {
 		case b.Role == "air.render_target" && t.model == spirv.ExecutionModelFragment:
 			loc := b.Location

@@ -66,6 +66,9 @@ type Varying struct {
 	BuiltIn string `json:"builtin,omitempty"`
 	// Type is the LLVM type (float4 is <4 x float>).
 	Type string `json:"type"`
+	// InterfaceType is the Vulkan variable's type when it differs: 8- and
+	// 16-bit lanes travel as 32-bit ones (<4 x half> as <4 x float>).
+	InterfaceType string `json:"interface_type,omitempty"`
 	// Format is the Metal type name (float4, half4, uint...).
 	Format string `json:"format,omitempty"`
 	// Interpolation is "perspective", "no_perspective" or "flat" (fragment inputs).

@@ -13,6 +13,7 @@ type InsertElement struct {
 }
 
 // ShuffleVector is shufflevector X, Y, Mask; a mask element of -1 is poison.
+// Mask may be shared between instructions: do not modify it.
 type ShuffleVector struct {
 	InstBase
 	X, Y Value

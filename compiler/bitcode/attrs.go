@@ -200,6 +200,11 @@ func (r *reader) readAttrLists() *Error {
 				if p > 1<<16 {
 					return malformed(c.r.pos, "PARAMATTR_BLOCK/ENTRY", "parameter index %d", p)
 				}
+				if p >= len(l.Params) {
+					if err := r.spend(p+1-len(l.Params), "PARAMATTR_BLOCK/ENTRY"); err != nil {
+						return err
+					}
+				}
 				for len(l.Params) <= p {
 					l.Params = append(l.Params, nil)
 				}

@@ -128,3 +128,35 @@ func TestHandBuiltModuleReads(t *testing.T) {
 		t.Fatalf("module %+v", m)
 	}
 }
+
+// TestAmplificationBounded builds inputs where short records name large
+// things (a 4000-parameter function declared 3000 times; a BLOCKINFO
+// block with many abbreviations inherited by many small blocks) and checks
+// the allocation stays within the fuzz target's bound.
+func TestAmplificationBounded(t *testing.T) {
+	w := &bitWriter{buf: []byte("BC\xc0\xde")}
+	w.enter(moduleBlockID, 2)
+	w.record(1, 1) // VERSION 1: names from the symbol table
+	w.enter(typeBlockID, 4)
+	w.record(1, 3)
+	w.record(2)     // 0: void
+	w.record(7, 32) // 1: i32
+	params := make([]uint64, 2, 4002)
+	params[0], params[1] = 0, 0 // not vararg, returns void
+	for i := 0; i < 4000; i++ {
+		params = append(params, 1)
+	}
+	w.record(21, params...) // 2: void (i32 x 4000)
+	w.end()
+	for i := 0; i < 3000; i++ {
+		w.record(8, 2, 0, 1, 0, 0, 0, 0, 0) // FUNCTION declaration
+	}
+	w.end()
+	before := allocated()
+	_, err := ReadModule(w.buf)
+	got := allocated() - before
+	if got > allocBound(len(w.buf)) {
+		t.Fatalf("%d input bytes allocated %d bytes (bound %d)", len(w.buf), got, allocBound(len(w.buf)))
+	}
+	t.Logf("%d bytes in, %d allocated, err %v", len(w.buf), got, err)
+}

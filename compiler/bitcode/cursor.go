@@ -113,8 +113,10 @@ func (c *cursor) enter(id uint64) *Error {
 	c.stack = append(c.stack, frame{width: c.width, abbrevs: c.abbrevs, end: c.end})
 	c.width = uint(w)
 	c.end = c.r.pos + words*32
+	// share BLOCKINFO's list; the full slice expression makes the block's
+	// own definitions copy it rather than write into it
 	inherited := c.blockInfo[id]
-	c.abbrevs = append(make([]*abbrev, 0, len(inherited)+4), inherited...)
+	c.abbrevs = inherited[:len(inherited):len(inherited)]
 	return nil
 }
 

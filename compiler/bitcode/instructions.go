@@ -312,7 +312,7 @@ func (r *reader) instRecord(fs *fnState, code uint64, ops []uint64) *Error {
 		if !ok || !ok2 {
 			return bad("shufflevector of %s with mask %s", x.Type(), m.Type())
 		}
-		mask, err2 := shuffleMask(m, mt.Len)
+		mask, err2 := r.shuffleMask(m, mt.Len)
 		if err2 != "" {
 			return unsupported(c.r.pos, what, "%s", err2)
 		}
@@ -808,18 +808,17 @@ func (r *reader) gepResult(g *air.GEP) (air.Type, *Error) {
 	return r.ptrType(t, bp.AddrSpace), nil
 }
 
-// shuffleMask reads a shufflevector mask constant (-1 for undef/poison lanes).
-func shuffleMask(m air.Value, n int) ([]int, string) {
-	mask := make([]int, n)
+// shuffleMask reads a shufflevector mask constant (-1 for undef/poison
+// lanes). All-zero and all-undef masks of one length share one slice, so
+// that a short record cannot make a long allocation.
+func (r *reader) shuffleMask(m air.Value, n int) ([]int, string) {
 	switch c := m.(type) {
 	case *air.ConstZero:
-		return mask, ""
+		return r.sharedMask(n, 0), ""
 	case *air.ConstUndef, *air.ConstPoison:
-		for k := range mask {
-			mask[k] = -1
-		}
-		return mask, ""
+		return r.sharedMask(n, -1), ""
 	case *air.ConstAggregate:
+		mask := make([]int, n)
 		for k, e := range c.Elems {
 			switch e := e.(type) {
 			case *air.ConstInt:
@@ -924,4 +923,20 @@ func (r *reader) call(fs *fnState, ops []uint64) (air.Instruction, *Error) {
 	call.Bundles = fs.bundles
 	fs.bundles = nil
 	return call, nil
+}
+
+func (r *reader) sharedMask(n, v int) []int {
+	key := [2]int{n, v}
+	if m, ok := r.masks[key]; ok {
+		return m
+	}
+	m := make([]int, n)
+	for k := range m {
+		m[k] = v
+	}
+	if r.masks == nil {
+		r.masks = map[[2]int][]int{}
+	}
+	r.masks[key] = m
+	return m
 }

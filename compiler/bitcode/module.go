@@ -345,6 +345,9 @@ func (r *reader) function(all []uint64) *Error {
 	if p.prologue|p.prefix|p.personality != 0 {
 		r.fnPending = append(r.fnPending, p)
 	}
+	if err := r.spend(len(ft.Params), what); err != nil {
+		return err
+	}
 	f.Args = make([]*air.Argument, len(ft.Params))
 	for i, pt := range ft.Params {
 		f.Args[i] = &air.Argument{Typ: pt, Index: i, Func: f}

@@ -39,7 +39,7 @@ func assemble(t *testing.T, ll string) []byte {
 }
 
 func printLL(t *testing.T, data []byte, hook func(block, code uint64, ops []uint64)) (string, error) {
-	r := &reader{breakHook: hook}
+	r := &reader{breakHook: hook, budget: len(data)/2 + 4096}
 	bc, err := stripWrapper(data)
 	if err != nil {
 		return "", err

@@ -26,7 +26,7 @@ func ReadModule(data []byte) (*air.Module, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &reader{}
+	r := &reader{budget: len(bc)/2 + 4096}
 	m, rerr := r.read(bc)
 	if rerr != nil {
 		return nil, rerr
@@ -87,6 +87,10 @@ type reader struct {
 	ptrCache map[ptrKey]*air.PointerType
 	vecCache map[vecKey]air.Type
 	i1Type   air.Type
+	masks    map[[2]int][]int
+	// budget bounds the objects a short record can make many of (function
+	// arguments, attribute slots), so allocation stays proportional to input
+	budget int
 	// hook for tests: swaps operands of one record kind on purpose
 	breakHook func(block, code uint64, ops []uint64)
 }
@@ -237,4 +241,13 @@ func (r *reader) strtabName(off, size uint64) (string, *Error) {
 		return "", malformed(r.c.r.pos, "STRTAB", "name at %d+%d past the string table (%d bytes)", off, size, len(r.strtab))
 	}
 	return string(r.strtab[off : off+size]), nil
+}
+
+// spend takes n objects from the allocation budget.
+func (r *reader) spend(n int, what string) *Error {
+	r.budget -= n
+	if r.budget < 0 {
+		return unsupported(r.c.r.pos, what, "more parameters or attribute slots than a module of this size can hold")
+	}
+	return nil
 }

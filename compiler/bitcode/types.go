@@ -173,8 +173,8 @@ func (r *reader) readTypes() *Error {
 			if code == 11 {
 				t = &air.ArrayType{Len: ops[0], Elem: elem}
 			} else {
-				if ops[0] == 0 || ops[0] > 1<<32 {
-					return malformed(c.r.pos, "TYPE_BLOCK/VECTOR", "length %d", ops[0])
+				if ops[0] == 0 || ops[0] > 1<<16 {
+					return unsupported(c.r.pos, "TYPE_BLOCK/VECTOR", "vector of %d elements", ops[0])
 				}
 				t = &air.VectorType{Len: int(ops[0]), Elem: elem, Scalable: len(ops) > 2 && ops[2] != 0}
 			}

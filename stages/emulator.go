@@ -64,8 +64,16 @@ type EmulatorOptions struct {
 	// BufferSize is the size of a buffer whose size AIR does not state
 	// (0: cpuref.DefaultBufferSize).
 	BufferSize int64
-	// Timeout bounds the reference's tools and run (0: 60 s).
+	// Timeout bounds the reference's tools and run, and the child's
+	// dispatch (0: 60 s).
 	Timeout time.Duration
+	// ChildArgv, when set, runs every dispatch in a child process started
+	// with it (a program that runs ServeEmulatorChild, e.g. {airpipe,
+	// "__emulator-child"}), so that a driver crash fails only its module
+	// (CodeEmulatorCrash). Without it the device runs in this process.
+	ChildArgv []string
+	// ChildEnv is added to the child's environment.
+	ChildEnv []string
 }
 
 // Emulator is the emulator stage: lavapipe runs each translated compute
@@ -158,32 +166,45 @@ func (e *emulator) run(ctx context.Context, m *Module) pipeline.Result {
 		r.Code, r.Detail = CodeEmulatorWritesNothing, "no writable buffer"
 		return r
 	}
-	dev, err := e.open()
-	if err != nil {
-		if errors.Is(err, device.ErrUnavailable) {
-			return pipeline.Unavailablef(fmt.Sprintf("%s: %v", e.opts.Device, err))
-		}
-		return pipeline.Fail(CodeEmulatorDriver, "open", err.Error())
-	}
 	if r, ok := checkInterface(refl.Bindings, ref.Kernel); !ok {
 		return r
 	}
+	q := emuRequest{Device: e.opts.Device, Name: m.SHA256, Entry: m.Translation.Entry, SPIRV: m.Translation.SPIRV,
+		Grid: ref.Grid, Buffers: ref.Inputs, Kernel: ref.Kernel}
 	start = time.Now()
-	got, res := dispatch(ctx, dev, m.Translation.SPIRV, m.Translation.Entry, ref)
-	if got == nil {
-		if res.Code == CodeEmulatorDeviceLost || res.Code == pipeline.CodeTimeout {
+	var rep emuReply
+	if len(e.opts.ChildArgv) > 0 {
+		timeout := e.opts.Timeout
+		if timeout <= 0 {
+			timeout = time.Minute
+		}
+		rep = runChild(ctx, e.opts.ChildArgv, e.opts.ChildEnv, q, timeout)
+	} else {
+		dev, err := e.open()
+		if err != nil {
+			if errors.Is(err, device.ErrUnavailable) {
+				return pipeline.Unavailablef(fmt.Sprintf("%s: %v", e.opts.Device, err))
+			}
+			return pipeline.Fail(CodeEmulatorDriver, "open", err.Error())
+		}
+		rep = runRequest(ctx, dev, q)
+		if rep.Buffers == nil && (rep.Result.Code == CodeEmulatorDeviceLost || rep.Result.Code == pipeline.CodeTimeout) {
 			e.abandon(dev)
 		}
-		return res
 	}
+	if rep.Buffers == nil {
+		return rep.Result
+	}
+	got := rep.Buffers
 	devTime := time.Since(start)
 	r := compare(ref, got)
 	if r.Data == nil {
 		r.Data = map[string]string{}
 	}
-	f := dev.Facts()
-	r.Data["emulator_device"] = f.Name
-	r.Data["emulator_driver"] = f.DriverInfo
+	if f := rep.Facts; f != nil {
+		r.Data["emulator_device"] = f.Name
+		r.Data["emulator_driver"] = f.DriverInfo
+	}
 	r.Data["reference_ms"] = strconv.FormatInt(refTime.Milliseconds(), 10)
 	r.Data["device_ms"] = strconv.FormatInt(devTime.Milliseconds(), 10)
 	g := ref.Grid

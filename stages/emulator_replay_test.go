@@ -28,26 +28,6 @@ import (
 //	                                             writes AIRPIPE_EMU_OUT/results.json.gz
 //	AIRPIPE_EMU_CHECK=dir    TestEmulatorCheck   compares dir/results.json.gz with dir/expected.json.gz
 
-// replayCase is one kernel to dispatch: no expected output in it.
-type replayCase struct {
-	Name    string         `json:"name"`
-	Entry   string         `json:"entry"`
-	SPIRV   []byte         `json:"spirv"`
-	Grid    cpuref.Grid    `json:"grid"`
-	Buffers []cpuref.Data  `json:"buffers"`
-	Kernel  *cpuref.Kernel `json:"kernel"`
-}
-
-// replayResult is what the device left in each buffer.
-type replayResult struct {
-	Name    string           `json:"name"`
-	Status  string           `json:"status,omitempty"` // "" when it ran, else the failure
-	Buffers map[int][]byte   `json:"buffers,omitempty"`
-	Micros  int64            `json:"micros"`
-	Facts   *device.Facts    `json:"facts,omitempty"`
-	Extra   map[string]int64 `json:"extra,omitempty"`
-}
-
 func writeGz(t *testing.T, path string, v any) {
 	t.Helper()
 	f, err := os.Create(path)
@@ -90,14 +70,14 @@ func TestEmulatorEmit(t *testing.T) {
 		t.Skip("AIRPIPE_EMU_EMIT is not set")
 	}
 	emuNeed(t)
-	var cases []replayCase
+	var cases []emuRequest
 	expected := map[string][]cpuref.Data{}
 	add := func(name string, bc []byte, out *translate.Output) {
 		ref, err := cpuref.Run(context.Background(), bc, out.Entry, cpuref.Options{})
 		if err != nil || !anyWritable(ref.Kernel) {
 			return
 		}
-		cases = append(cases, replayCase{Name: name, Entry: out.Entry, SPIRV: out.SPIRV, Grid: ref.Grid, Buffers: ref.Inputs, Kernel: ref.Kernel})
+		cases = append(cases, emuRequest{Name: name, Entry: out.Entry, SPIRV: out.SPIRV, Grid: ref.Grid, Buffers: ref.Inputs, Kernel: ref.Kernel})
 		expected[name] = ref.Outputs
 	}
 	for _, f := range []string{"saxpy.ll", "swizzle.ll", "guarded.ll"} {
@@ -137,30 +117,19 @@ func TestEmulatorReplay(t *testing.T) {
 	if spec == "" {
 		spec = "auto"
 	}
-	var cases []replayCase
+	var cases []emuRequest
 	readGz(t, filepath.Join(dir, "cases.json.gz"), &cases)
 	dev, err := device.Open(spec, device.Options{})
 	if err != nil {
 		t.Fatalf("open %s: %v", spec, err)
 	}
 	defer dev.Stop()
-	facts := dev.Facts()
-	t.Logf("device: %s", facts)
-	var results []replayResult
+	t.Logf("device: %s", dev.Facts())
+	var results []emuReply
 	for _, c := range cases {
-		ref := &cpuref.Result{Kernel: c.Kernel, Grid: c.Grid, Inputs: c.Buffers}
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		start := time.Now()
-		got, res := dispatch(ctx, dev, c.SPIRV, c.Entry, ref)
+		results = append(results, runRequest(ctx, dev, c))
 		cancel()
-		r := replayResult{Name: c.Name, Buffers: got, Micros: time.Since(start).Microseconds()}
-		if got == nil {
-			r.Status = res.Code + " " + res.Detail + ": " + res.Message
-		}
-		results = append(results, r)
-	}
-	if len(results) > 0 {
-		results[0].Facts = &facts
 	}
 	out := os.Getenv("AIRPIPE_EMU_OUT")
 	if out == "" {
@@ -176,13 +145,13 @@ func TestEmulatorCheck(t *testing.T) {
 	if dir == "" {
 		t.Skip("AIRPIPE_EMU_CHECK is not set")
 	}
-	var results []replayResult
+	var results []emuReply
 	expected := map[string][]cpuref.Data{}
-	var cases []replayCase
+	var cases []emuRequest
 	readGz(t, filepath.Join(dir, "results.json.gz"), &results)
 	readGz(t, filepath.Join(dir, "expected.json.gz"), &expected)
 	readGz(t, filepath.Join(dir, "cases.json.gz"), &cases)
-	inputs := map[string]replayCase{}
+	inputs := map[string]emuRequest{}
 	for _, c := range cases {
 		inputs[c.Name] = c
 	}
@@ -193,8 +162,8 @@ func TestEmulatorCheck(t *testing.T) {
 	var micros []int64
 	for _, r := range results {
 		micros = append(micros, r.Micros)
-		if r.Status != "" {
-			counts["did not run: "+r.Status]++
+		if r.Buffers == nil {
+			counts["did not run: "+r.Result.Code+" "+r.Result.Detail]++
 			continue
 		}
 		c := inputs[r.Name]

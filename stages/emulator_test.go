@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/airpipe/airpipe/compiler/air"
@@ -200,5 +201,46 @@ func TestEmulatorGrids(t *testing.T) {
 		if r.Data["grid"] != want {
 			t.Fatalf("grid recorded as %q, want %q", r.Data["grid"], want)
 		}
+	}
+}
+
+// TestEmulatorChildProcess is the child side of TestEmulatorChild, run by
+// the test binary itself.
+func TestEmulatorChildProcess(t *testing.T) {
+	switch os.Getenv("AIRPIPE_EMU_CHILD") {
+	case "serve":
+		if err := ServeEmulatorChild(os.Stdin, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	case "crash":
+		// A driver that dies on the shader (SIGKILL: Go's runtime would
+		// turn a SIGSEGV sent by kill into a panic and exit status 2).
+		_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		select {}
+	}
+}
+
+// TestEmulatorChild runs the dispatch in a child process: the verdict is the
+// same as in-process, and a child that crashes fails only its module.
+func TestEmulatorChild(t *testing.T) {
+	emuNeed(t)
+	argv := []string{os.Args[0], "-test.run=^TestEmulatorChildProcess$"}
+	m := emuModule(t, "testdata/emulator/saxpy.ll")
+	r := Emulator(EmulatorOptions{ChildArgv: argv, ChildEnv: []string{"AIRPIPE_EMU_CHILD=serve"}}).Run(context.Background(), m)
+	if r.Status != pipeline.Passed || r.Data["emulator_device"] == "" {
+		t.Fatalf("through a child: %s %s %s %s", r.Status, r.Code, r.Detail, r.Message)
+	}
+	wrong := emuModule(t, "testdata/emulator/swizzle_swapped.ll")
+	right := emuModule(t, "testdata/emulator/swizzle.ll")
+	right.Translation = wrong.Translation
+	r = Emulator(EmulatorOptions{ChildArgv: argv, ChildEnv: []string{"AIRPIPE_EMU_CHILD=serve"}}).Run(context.Background(), right)
+	if r.Code != CodeEmulatorMismatch {
+		t.Fatalf("planted swap through a child: %s %s %s", r.Status, r.Code, r.Message)
+	}
+	r = Emulator(EmulatorOptions{ChildArgv: argv, ChildEnv: []string{"AIRPIPE_EMU_CHILD=crash"}}).Run(context.Background(), m)
+	if r.Status != pipeline.Failed || r.Code != CodeEmulatorCrash || !strings.HasPrefix(r.Detail, "signal ") {
+		t.Fatalf("crashing child: %s %s %q %s", r.Status, r.Code, r.Detail, r.Message)
 	}
 }

@@ -43,6 +43,7 @@ type output struct {
 	v     spirv.ID
 	field int      // -1 when the whole returned value is this output
 	typ   air.Type // the program's type; the variable holds widen(typ)
+	wrap  bool     // typ is [1 x T] around the returned scalar T
 }
 
 // key returns the values of metadata key name in b.
@@ -583,6 +584,8 @@ var outputBuiltins = map[string]struct {
 	"air.viewport_array_index":      {spirv.BuiltInViewportIndex, spirv.ExecutionModelVertex},
 	"air.point_size":                {spirv.BuiltInPointSize, spirv.ExecutionModelVertex},
 	"air.depth":                     {spirv.BuiltInFragDepth, spirv.ExecutionModelFragment},
+	"air.sample_mask":               {spirv.BuiltInSampleMask, spirv.ExecutionModelFragment},
+	"air.clip_distance":             {spirv.BuiltInClipDistance, spirv.ExecutionModelVertex},
 }
 
 // bindOutputs declares an Output variable for every returned field.
@@ -617,6 +620,13 @@ func (t *translator) bindOutputs() {
 		if isPointer(ty) {
 			t.miss.add(CodeUnsupportedInterface, b.Role+" of pointer type")
 			continue
+		}
+		// ClipDistance and SampleMask are arrays in Vulkan; Metal may return a scalar.
+		wrap := false
+		if b.Role == "air.clip_distance" || b.Role == "air.sample_mask" {
+			if _, arr := ty.(*air.ArrayType); !arr {
+				ty, wrap = &air.ArrayType{Len: 1, Elem: ty}, true
+			}
 		}
 		vt := t.typ(widen(ty))
 		v := t.b.Variable(t.b.TypePointer(spirv.StorageClassOutput, vt), spirv.StorageClassOutput)
@@ -660,6 +670,8 @@ func (t *translator) bindOutputs() {
 				t.b.Capability(spirv.CapabilityShaderLayer)
 			case spirv.BuiltInViewportIndex:
 				t.b.Capability(spirv.CapabilityShaderViewportIndex)
+			case spirv.BuiltInClipDistance:
+				t.b.Capability(spirv.CapabilityClipDistance)
 			}
 			if ob.bi == spirv.BuiltInFragDepth {
 				t.b.ExecutionMode(t.f.ID, spirv.ExecutionModeDepthReplacing)
@@ -668,7 +680,7 @@ func (t *translator) bindOutputs() {
 		}
 		t.b.Name(v, vr.Name)
 		t.refl.Outputs = append(t.refl.Outputs, vr)
-		t.outputs = append(t.outputs, output{v: v, field: field, typ: ty})
+		t.outputs = append(t.outputs, output{v: v, field: field, typ: ty, wrap: wrap})
 	}
 }
 
@@ -678,8 +690,15 @@ func (t *translator) ret(in *air.Ret) {
 		val := t.value(in.X)
 		for _, o := range t.outputs {
 			x := val
+			ty := o.typ
+			if o.wrap {
+				ty = o.typ.(*air.ArrayType).Elem
+			}
 			if o.field >= 0 {
-				x = t.f.OpWords(spirv.OpCompositeExtract, t.typ(o.typ), uint32(val), uint32(o.field))
+				x = t.f.OpWords(spirv.OpCompositeExtract, t.typ(ty), uint32(val), uint32(o.field))
+			}
+			if o.wrap {
+				x = t.f.Op(spirv.OpCompositeConstruct, t.typ(o.typ), x)
 			}
 			x = t.widenValue(x, o.typ, widen(o.typ))
 			t.f.Emit(spirv.OpStore, uint32(o.v), uint32(x))

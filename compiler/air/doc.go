@@ -6,9 +6,10 @@
 //
 // The IR is plain data: every node is a pointer to an exported struct, and
 // the interfaces Type, Value, Constant, Instruction and Metadata are sealed
-// (their implementers are listed on each interface). Types are interned per
-// module, so two types are identical exactly when they are the same pointer,
-// except the shared singletons below.
+// (their implementers are listed on each interface). Types of the module's
+// type table are shared pointers, but the reader may build an equal type
+// where the table has none (a pointer or i1 vector it derives), so compare
+// types by String (LLVM 19's spelling) where identity matters.
 //
 // Pointers keep their pointee type when the bitcode has one (Apple's AIR
 // uses typed pointers); PointerType.Elem is nil for opaque pointers.

@@ -1,0 +1,77 @@
+package cpuref
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestRewriteKeepsIEEE checks the line rewrites that keep the host module's
+// arithmetic IEEE and its symbols private, each on the construct it targets.
+func TestRewriteKeepsIEEE(t *testing.T) {
+	ll := variant("kernel", "declare float @air.fast_fmax.f32(float, float)", "",
+		`  %f = bitcast i32 %v to float
+  %m = fmul fast float %f, %f
+  %d = fdiv nnan ninf arcp float %m, %f, !fpmath !9
+  %x = tail call fast float @air.fast_fmax.f32(float %d, float %m)
+  %c = fcmp fast olt float %x, %f
+  store float %x, ptr addrspace(1) %p`, "") + "!9 = !{float 2.5}\nattributes #0 = { \"unsafe-fp-math\"=\"true\" \"no-nans-fp-math\"=\"true\" }\n"
+	tm := parseText(ll)
+	k, err := inspect(tm, "k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := rewrite(tm, k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []string{" fast ", " nnan ", " arcp ", "!fpmath", `"unsafe-fp-math"="true"`, `"no-nans-fp-math"="true"`, "air64", "declare float @air.fast_fmax.f32"} {
+		if strings.Contains(out, bad) {
+			t.Errorf("host module still holds %q", bad)
+		}
+	}
+	for _, want := range []string{"define internal void @k(", `target triple = "x86_64-pc-linux-gnu"`, "@llvm.maxnum.f32", "define void @airpipe_thread(", "declare float @llvm.maxnum.f32(float, float)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("host module lacks %q", want)
+		}
+	}
+}
+
+// TestDefineOps checks the classification of operation names: exact ones
+// get a definition, the others a NotJudgeableError of the right kind.
+func TestDefineOps(t *testing.T) {
+	cases := []struct {
+		name, ret string
+		params    []string
+		kind      string // "" = defined
+	}{
+		{"air.convert.f.f32.u.i32", "float", []string{"i32"}, ""},
+		{"air.convert.s.i32.f.f32", "i32", []string{"float"}, ""},
+		{"air.convert.f.v4f16.f.v4f32", "<4 x half>", []string{"<4 x float>"}, ""},
+		{"air.min.u.v2i32", "<2 x i32>", []string{"<2 x i32>", "<2 x i32>"}, ""},
+		{"air.fast_saturate.v3f32", "<3 x float>", []string{"<3 x float>"}, ""},
+		{"air.round.f32", "float", []string{"float"}, ""},
+		{"air.fma.f32", "float", []string{"float", "float", "float"}, ""},
+		{"air.atomic.global.xchg.u.i32", "i32", []string{"ptr addrspace(1)", "i32", "i32", "i32", "i1"}, ""},
+		{"air.fast_sin.f32", "float", []string{"float"}, KindApproximate},
+		{"air.sqrt.f32", "float", []string{"float"}, KindApproximate},
+		{"air.dot.v3f32", "float", []string{"<3 x float>", "<3 x float>"}, KindApproximate},
+		{"air.sample_texture_2d.v4f32", "<4 x float>", nil, KindTexture},
+		{"air.wg.barrier", "void", []string{"i32", "i32"}, KindBarrier},
+		{"air.simd_sum.f32", "float", []string{"float"}, KindSIMDGroup},
+		{"air.atomic.local.add.u.i32", "i32", nil, KindThreadgroupMemory},
+		{"air.popcount.i32", "i32", []string{"i32"}, KindUnknownOp},
+	}
+	for _, c := range cases {
+		def, err := defineOp(declaration{Name: c.name, Ret: c.ret, Params: c.params})
+		if c.kind == "" {
+			if err != nil || !strings.Contains(def, "define internal "+c.ret) {
+				t.Errorf("%s: %v\n%s", c.name, err, def)
+			}
+			continue
+		}
+		nj, ok := err.(*NotJudgeableError)
+		if !ok || nj.Kind != c.kind || nj.Detail != c.name {
+			t.Errorf("%s: got %v, want kind %s", c.name, err, c.kind)
+		}
+	}
+}

@@ -31,17 +31,18 @@ type funcState struct {
 	selectors  map[int]*phiSlot
 	cloneVals  map[int]map[air.Value]spirv.ID
 	clonePtrs  map[int]map[air.Value]pointer
+	edgeSel    map[int]spirv.ID
 	isEntry    bool
 }
 
 func (t *translator) saveState() funcState {
-	return funcState{t.f, t.fn, t.vals, t.ptrs, t.res, t.roots, t.plan, t.entryLabel, t.exitLabel, t.phis, t.pending, t.selectors, t.cloneVals, t.clonePtrs, t.isEntry}
+	return funcState{t.f, t.fn, t.vals, t.ptrs, t.res, t.roots, t.plan, t.entryLabel, t.exitLabel, t.phis, t.pending, t.selectors, t.cloneVals, t.clonePtrs, t.edgeSel, t.isEntry}
 }
 
 func (t *translator) restoreState(s funcState) {
 	t.f, t.fn, t.vals, t.ptrs, t.res, t.roots = s.f, s.fn, s.vals, s.ptrs, s.res, s.roots
 	t.plan, t.entryLabel, t.exitLabel, t.phis, t.pending, t.selectors, t.isEntry = s.plan, s.entryLabel, s.exitLabel, s.phis, s.pending, s.selectors, s.isEntry
-	t.cloneVals, t.clonePtrs = s.cloneVals, s.clonePtrs
+	t.cloneVals, t.clonePtrs, t.edgeSel = s.cloneVals, s.clonePtrs, s.edgeSel
 }
 
 // callDefined lowers a call to a function with a body.

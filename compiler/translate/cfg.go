@@ -55,6 +55,10 @@ type cfgPlan struct {
 	orig int
 	// cloneOf maps a duplicated block's node to the LLVM block it copies.
 	cloneOf map[int]int
+	// folded are the conditional branches whose both targets left a loop
+	// and now go to its dispatch node: the exit numbers of the true and
+	// false targets (the dispatch's selector is chosen by the condition).
+	folded map[int][2]int
 	// splits are the synthetic nodes in creation order.
 	splits []cfgSplit
 	// order is the emission order: reachable nodes in reverse post-order.
@@ -179,6 +183,17 @@ func (p *cfgPlan) dispatch(l *loopInfo, exits []int, f *cfgFacts) {
 	d := len(p.succ)
 	p.succ = append(p.succ, append([]int(nil), exits...))
 	ev := cfgSplit{node: d, target: -1, targets: exits}
+	// A conditional branch whose both targets are exits becomes a plain
+	// branch to the dispatch; which exit it took is a select on its condition.
+	for b := range l.body {
+		s := p.succ[b]
+		if len(s) == 2 && s[0] != s[1] && !l.body[s[0]] && !l.body[s[1]] {
+			if p.folded == nil {
+				p.folded = map[int][2]int{}
+			}
+			p.folded[b] = [2]int{indexOf(exits, s[0]), indexOf(exits, s[1])}
+		}
+	}
 	for _, e := range exits {
 		var preds []int
 		for _, q := range f.preds[e] {
@@ -195,6 +210,15 @@ func (p *cfgPlan) dispatch(l *loopInfo, exits []int, f *cfgFacts) {
 		ev.predsOf = append(ev.predsOf, preds)
 	}
 	p.splits = append(p.splits, ev)
+}
+
+func indexOf(s []int, x int) int {
+	for i, y := range s {
+		if y == x {
+			return i
+		}
+	}
+	return -1
 }
 
 // graph facts recomputed on every planning attempt.
@@ -394,8 +418,8 @@ func (p *cfgPlan) try() (bool, error) {
 						outs = append(outs, s)
 					}
 				}
-				if len(outs) > 1 {
-					return false, &cfgError{"block leaving its loop to two exits"}
+				if len(outs) > 2 || len(outs) == 2 && len(p.succ[b]) != 2 {
+					return false, &cfgError{"block leaving its loop to several exits"}
 				}
 			}
 			exits := append([]int(nil), l.exits...)
@@ -447,7 +471,7 @@ func (p *cfgPlan) try() (bool, error) {
 			}
 			p.loops[b] = &loopPlan{header: b, merge: merge, cont: l.latches[0]}
 		}
-		if len(p.succ[b]) < 2 {
+		if _, ok := p.folded[b]; ok || len(p.succ[b]) < 2 {
 			continue
 		}
 		if h := loopOf[b]; h >= 0 && loops[h].latches[0] == b {

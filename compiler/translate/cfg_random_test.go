@@ -154,3 +154,32 @@ func boolInt(b bool) int {
 	}
 	return 0
 }
+
+// TestCFGShapes validates hand-picked shapes that compilers produce.
+func TestCFGShapes(t *testing.T) {
+	needValidator(t)
+	shapes := []struct {
+		name string
+		succ [][]int
+	}{
+		{"block leaving its loop to two exits", [][]int{{1}, {2, 3}, {4, 5}, {1}, {}, {}}},
+		{"return inside a loop", [][]int{{1}, {2, 4}, {3, 5}, {1}, {}, {}}},
+		{"short-circuit or", [][]int{{2, 1}, {2, 3}, {3}, {}}},
+		{"short-circuit and", [][]int{{1, 3}, {2, 3}, {3}, {}}},
+		{"nested loops with a break out of the inner one", [][]int{{1}, {2, 6}, {3}, {4, 5}, {2, 5}, {1}, {}}},
+		{"infinite loop beside a return", [][]int{{1, 2}, {1}, {}}},
+		{"switch with a shared default", [][]int{{1, 2, 3}, {4}, {4}, {4}, {}}},
+	}
+	for _, sh := range shapes {
+		t.Run(sh.name, func(t *testing.T) {
+			m, ep := randomKernel(sh.succ)
+			out, err := Translate(m, ep)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := spirv.Validate(context.Background(), out.SPIRV); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}

@@ -22,6 +22,8 @@ type phiSrc struct {
 	// ctx, when positive, is the clone node v must be read in (v may be
 	// defined in the duplicated block); 0 is the plain value.
 	ctx int
+	// edge: the value is the exit number a folded branch selected (edgeSel).
+	edge bool
 }
 
 type pendingPhi struct {
@@ -103,6 +105,10 @@ func (t *translator) collectDispatch(sp cfgSplit) {
 	sel := &phiSlot{in: map[int]phiSrc{}}
 	for i, target := range sp.targets {
 		for _, q := range sp.predsOf[i] {
+			if _, folded := t.plan.folded[q]; folded {
+				sel.in[q] = phiSrc{edge: true}
+				continue
+			}
 			sel.in[q] = phiSrc{id: t.b.ConstantU32(uint32(i))}
 		}
 		for _, ts := range t.phis[target] {
@@ -166,6 +172,8 @@ func (t *translator) patchPhis() {
 				id = t.b.Undef(t.phiType(pp.slot.phi))
 			case src.slot != nil:
 				id = src.slot.id
+			case src.edge:
+				id = t.edgeSel[q]
 			case src.id != 0:
 				id = src.id
 			case src.ctx > 0 && t.cloneVals[src.ctx][src.v] != 0:

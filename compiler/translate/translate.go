@@ -94,6 +94,8 @@ type translator struct {
 	phis       [][]*phiSlot
 	pending    []pendingPhi
 	selectors  map[int]*phiSlot
+	// edgeSel is the exit number each folded branch selected.
+	edgeSel map[int]spirv.ID
 	// cloneVals and clonePtrs hold what a duplicated block's copy defines.
 	cloneVals map[int]map[air.Value]spirv.ID
 	clonePtrs map[int]map[air.Value]pointer
@@ -195,6 +197,7 @@ func (t *translator) emitBody(fn *air.Function) {
 			t.exitLabel[i] = t.b.ID()
 		}
 	}
+	t.edgeSel = map[int]spirv.ID{}
 	t.cloneVals = map[int]map[air.Value]spirv.ID{}
 	t.clonePtrs = map[int]map[air.Value]pointer{}
 	t.collectPhis()
@@ -340,6 +343,14 @@ func (t *translator) terminator(node int, in air.Instruction, fresh func() spirv
 	selection := func() {
 		if m, ok := t.plan.selMerge[node]; ok && !t.opts.dropMerges {
 			t.f.Emit(spirv.OpSelectionMerge, uint32(freshOr(m, t.entryLabel, fresh)), uint32(spirv.SelectionControlNone))
+		}
+	}
+	if idx, ok := t.plan.folded[node]; ok {
+		// Both targets left the loop: branch to its dispatch, which exit is a select.
+		if br, isBr := in.(*air.Br); isBr && br.Cond != nil {
+			t.edgeSel[node] = t.f.Op(spirv.OpSelect, t.u32, t.value(br.Cond), t.b.ConstantU32(uint32(idx[0])), t.b.ConstantU32(uint32(idx[1])))
+			t.f.Emit(spirv.OpBranch, uint32(t.entryLabel[succ[0]]))
+			return
 		}
 	}
 	switch in := in.(type) {

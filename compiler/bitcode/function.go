@@ -106,14 +106,12 @@ func isTerminator(i air.Instruction) bool {
 // value returns the function-level value with absolute id, or a forward
 // reference of type ty.
 func (r *reader) value(fs *fnState, id uint64, ty air.Type) (air.Value, *Error) {
-	if ty != nil {
-		if _, ok := ty.(*air.MetadataType); ok {
-			m, err := r.mdRef(id, r.c.r.pos)
-			if err != nil {
-				return nil, err
-			}
-			return &air.MetadataValue{MD: m}, nil
+	if _, ok := ty.(*air.MetadataType); ok {
+		m, err := r.mdRef(id, r.c.r.pos)
+		if err != nil {
+			return nil, err
 		}
+		return &air.MetadataValue{MD: m}, nil
 	}
 	if id < uint64(len(r.values)) && r.values[id] != nil {
 		return r.values[id], nil

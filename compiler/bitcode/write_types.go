@@ -6,12 +6,11 @@ import "github.com/airpipe/airpipe/compiler/air"
 // TypeFinder does, so that the printer lists and numbers them alike.
 // Typed pointers are walked as LLVM 19 sees them: opaque, without pointee.
 type typeFinder struct {
-	p         *printer
-	types     map[air.Type]bool
-	consts    map[air.Constant]bool
-	mds       map[air.Metadata]bool
-	structs   []*air.StructType
-	nextUnnam int
+	p       *printer
+	types   map[air.Type]bool
+	consts  map[air.Constant]bool
+	mds     map[air.Metadata]bool
+	structs []*air.StructType
 }
 
 func (p *printer) findTypes() {

@@ -17,9 +17,9 @@ const compileVersion = "1"
 
 // Compile failure codes.
 const (
-	// CodeDriverError: the driver refused the pipeline; detail is
+	// CodeDriverError: the driver rejected the pipeline; detail is
 	// "<target> <vkCall> <VkResult>".
-	CodeDriverError = "compile/driver-error"
+	CodeDriverError = "compile/driver-rejected"
 	// CodeDriverCrash: the driver crashed (or hung past the timeout) in its
 	// child process; detail is the target.
 	CodeDriverCrash = "compile/driver-crash"

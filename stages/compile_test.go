@@ -79,3 +79,22 @@ func TestCompileStage(t *testing.T) {
 		t.Fatalf("absent target: %+v", r)
 	}
 }
+
+// TestCompileWithoutVulkanDrivers: with no Vulkan loader to be found the
+// stage is unavailable with the reason, never passed, and nothing crashes.
+func TestCompileWithoutVulkanDrivers(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The loader itself is absent: a library path that does not exist.
+	t.Setenv("AIRPIPE_VULKAN_LIBRARY", filepath.Join(t.TempDir(), "libvulkan.so.1"))
+	st := Compile(CompileOptions{ChildArgv: []string{exe, "__compile-child"}})
+	m := &Module{artifacts: artifacts{Translation: &translate.Output{SPIRV: []byte{1, 2, 3, 4}, Entry: "main",
+		Reflection: translate.Reflection{Stage: "kernel"}}}}
+	r := st.Run(context.Background(), m)
+	if r.Status != pipeline.Unavailable || r.Message == "" {
+		t.Fatalf("without drivers: %+v", r)
+	}
+	t.Logf("reason: %s", r.Message)
+}

@@ -1,12 +1,17 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 
+	"github.com/airpipe/airpipe/compiler/air"
 	"github.com/airpipe/airpipe/compiler/bitcode"
+	"github.com/airpipe/airpipe/compiler/spirv"
+	"github.com/airpipe/airpipe/compiler/translate"
 	"github.com/airpipe/airpipe/corpus/mtlb"
 )
 
@@ -19,12 +24,15 @@ Examples:
   airpipe inspect default.metallib
   airpipe inspect --json default.metallib | jq '.functions[].name'
   airpipe inspect default.metallib blit_vs
-  airpipe inspect --ll default.metallib blit_vs     # the module as LLVM text (our own reader)`
+  airpipe inspect --ll default.metallib blit_vs     # the module as LLVM text (our own reader)
+  airpipe inspect --spirv -o blit.spv default.metallib blit_vs   # SPIR-V disassembly + reflection`
 
 func inspectCmd(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("inspect", "inspect [--json | --ll] FILE [FUNCTION]", inspectDescription, stdout)
+	fs := newFlags("inspect", "inspect [--json | --ll | --spirv [-o FILE.spv]] FILE [FUNCTION]", inspectDescription, stdout)
 	asJSON := fs.Bool("json", false, "print JSON instead of text")
 	asLL := fs.Bool("ll", false, "print FUNCTION's module as LLVM text, read by airpipe's own bitcode reader")
+	asSPIRV := fs.Bool("spirv", false, "translate FUNCTION to SPIR-V and print its disassembly (spirv-dis) and reflection")
+	spvOut := fs.StringP("output", "o", "", "with --spirv: also write the SPIR-V binary to this file")
 	if code, done := parseFlags(fs, args, stderr); done {
 		return code
 	}
@@ -49,6 +57,8 @@ func inspectCmd(args []string, stdout, stderr io.Writer) int {
 			return 1
 		}
 		switch {
+		case *asSPIRV:
+			return writeSPIRV(f, *spvOut, stdout, stderr)
 		case *asLL:
 			return writeLL(f, stdout, stderr)
 		case *asJSON:
@@ -56,8 +66,8 @@ func inspectCmd(args []string, stdout, stderr io.Writer) int {
 		}
 		return writeOrFail(f.WriteText(stdout), stderr)
 	}
-	if *asLL {
-		fmt.Fprintln(stderr, "airpipe inspect: --ll needs FUNCTION")
+	if *asLL || *asSPIRV {
+		fmt.Fprintln(stderr, "airpipe inspect: --ll and --spirv need FUNCTION")
 		return 2
 	}
 	if *asJSON {
@@ -79,6 +89,66 @@ func writeLL(f *mtlb.Function, stdout, stderr io.Writer) int {
 		return 1
 	}
 	return writeOrFail(bitcode.WriteLL(stdout, m), stderr)
+}
+
+// writeSPIRV translates a function's entry point and prints the SPIR-V
+// disassembly, the validator's verdict and the reflection.
+func writeSPIRV(f *mtlb.Function, out string, stdout, stderr io.Writer) int {
+	raw, err := f.RawBitcode()
+	if err != nil {
+		fmt.Fprintf(stderr, "airpipe inspect: %v\n", err)
+		return 1
+	}
+	m, err := bitcode.ReadModule(raw)
+	if err != nil {
+		fmt.Fprintf(stderr, "airpipe inspect: %v\n", err)
+		return 1
+	}
+	eps, err := air.EntryPoints(m)
+	if err != nil {
+		fmt.Fprintf(stderr, "airpipe inspect: %v\n", err)
+		return 1
+	}
+	var ep *air.EntryPoint
+	for i := range eps {
+		if eps[i].Function != nil && (eps[i].Function.Name == f.Name || len(eps) == 1) {
+			ep = &eps[i]
+		}
+	}
+	if ep == nil {
+		fmt.Fprintf(stderr, "airpipe inspect: the module names no entry point %q\n", f.Name)
+		return 1
+	}
+	tr, err := translate.Translate(m, *ep)
+	if err != nil {
+		fmt.Fprintf(stderr, "airpipe inspect: %v\n", err)
+		var miss *translate.MissingError
+		if errors.As(err, &miss) {
+			for _, x := range miss.Missing {
+				fmt.Fprintf(stderr, "  missing %s %s\n", x.Code, x.Detail)
+			}
+		}
+		return 1
+	}
+	if out != "" {
+		if err := writeAtomic(out, tr.SPIRV); err != nil {
+			fmt.Fprintf(stderr, "airpipe inspect: %v\n", err)
+			return 1
+		}
+	}
+	ctx := context.Background()
+	text, err := spirv.Disassemble(ctx, tr.SPIRV)
+	if err != nil {
+		fmt.Fprintf(stderr, "airpipe inspect: %v\n", err)
+		return 1
+	}
+	fmt.Fprint(stdout, text)
+	verdict := "spirv-val: accepted (vulkan1.2)"
+	if err := spirv.Validate(ctx, tr.SPIRV); err != nil {
+		verdict = err.Error()
+	}
+	fmt.Fprintf(stdout, "; %s\n; reflection:\n", verdict)
+	return writeJSON(stdout, stderr, tr.Reflection)
 }
 
 // findFunction finds a function by name, or by index when no name matches.

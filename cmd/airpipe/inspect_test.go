@@ -19,7 +19,8 @@ func TestInspect(t *testing.T) {
 		{[]string{"inspect", lib, "scale"}, 0, "scale"},
 		{[]string{"inspect", lib, "1"}, 0, "sum_sqrt"},
 		{[]string{"inspect", "--ll", lib, "sum_sqrt"}, 0, "call float @air.fast_sqrt.f32"},
-		{[]string{"inspect", "--ll", lib}, 2, "needs FUNCTION"},
+		{[]string{"inspect", "--ll", lib}, 2, "need FUNCTION"},
+		{[]string{"inspect", "--spirv", lib, "scale"}, 0, "OpEntryPoint GLCompute"},
 		{[]string{"inspect", lib, "nope"}, 1, `no function "nope"`},
 		{[]string{"inspect", "inspect_test.go"}, 1, "MTLB"},
 	}

@@ -75,7 +75,13 @@ func (t *translator) callDefined(c *air.Call, callee *air.Function) {
 		}
 		if isPointer(a.Type()) {
 			ptrs[i] = t.ptr(a)
-			fmt.Fprintf(&key, ",p%p", ptrs[i].root)
+			if ptrs[i].dyn == 0 {
+				// A constant offset stays constant in the callee, so that
+				// pointer slots (slots.go) keep working through calls.
+				fmt.Fprintf(&key, ",p%p@%d", ptrs[i].root, ptrs[i].cst)
+			} else {
+				fmt.Fprintf(&key, ",p%p", ptrs[i].root)
+			}
 		}
 	}
 	fnID, ok := t.specs[key.String()]
@@ -136,7 +142,11 @@ func (t *translator) emitCallee(callee *air.Function, ptrs []pointer, ress []*re
 			t.res[a] = ress[i]
 		case isPointer(a.Type()):
 			p := t.f.Param(t.u32)
-			t.ptrs[a] = pointer{root: ptrs[i].root, dyn: p, off: p}
+			if ptrs[i].dyn == 0 {
+				t.ptrs[a] = pointer{root: ptrs[i].root, cst: ptrs[i].cst, off: ptrs[i].off}
+			} else {
+				t.ptrs[a] = pointer{root: ptrs[i].root, dyn: p, off: p}
+			}
 		default:
 			t.vals[a] = t.f.Param(t.typ(a.Type()))
 		}

@@ -10,7 +10,7 @@ import (
 	"github.com/airpipe/airpipe/compiler/spirv"
 )
 
-var fixtureNames = []string{"kernel_add.ll", "kernel_loop.ll", "kernel_threadgroup.ll", "kernel_math.ll", "kernel_nested.ll", "kernel_shortcircuit.ll", "kernel_exact.ll", "kernel_vocab.ll",
+var fixtureNames = []string{"kernel_add.ll", "kernel_loop.ll", "kernel_threadgroup.ll", "kernel_math.ll", "kernel_nested.ll", "kernel_shortcircuit.ll", "kernel_exact.ll", "kernel_vocab.ll", "kernel_container.ll",
 	"fragment_texture.ll", "fragment_depth.ll", "vertex_basic.ll", "missing_features.ll", "visible.ll"}
 
 // FuzzTranslate reads arbitrary bitcode and translates every entry point it
@@ -50,7 +50,7 @@ func BenchmarkTranslateFixtures(b *testing.B) {
 		ep air.EntryPoint
 	}
 	var units []unit
-	for _, name := range fixtureNames[:11] {
+	for _, name := range fixtureNames[:12] {
 		m, ep := fixtureEntry(b, name)
 		units = append(units, unit{m, ep})
 	}

@@ -66,7 +66,7 @@ func (t *translator) inst(in air.Instruction) {
 		t.ptrs[in] = t.gep(t.ptr(in.Base), in.SourceElem, in.Indices)
 	case *air.Load:
 		if isPointer(in.Type()) {
-			t.miss.add(CodeUnhandledInstruction, "load of a pointer")
+			t.loadPointer(in)
 			return
 		}
 		p := t.ptr(in.Ptr)
@@ -82,7 +82,7 @@ func (t *translator) inst(in air.Instruction) {
 		t.vals[in] = t.load(p, 0, in.Type(), in.Align)
 	case *air.Store:
 		if isPointer(in.Val.Type()) {
-			t.miss.add(CodeUnhandledInstruction, "store of a pointer")
+			t.storePointer(in)
 			return
 		}
 		if n, err := allocSize(in.Val.Type()); err == nil && n > maxAccessBytes {

@@ -99,6 +99,10 @@ func (t *translator) rootOf(v air.Value) *root {
 		if p, ok := t.ptrs[v]; ok {
 			r = p.root
 		}
+	case *air.Load:
+		if p, ok := t.ptrs[v]; ok {
+			r = p.root
+		}
 	}
 	t.roots[v] = r
 	return r

@@ -109,6 +109,8 @@ type translator struct {
 	globals map[*air.GlobalVariable]*root
 	// samplers are the constexpr samplers, by their state word.
 	samplers map[uint64]*resource
+	// slots are the pointers stored in private memory (slots.go).
+	slots map[slotKey]pointer
 	// specs are the emitted callee specialisations; active guards recursion.
 	specs  map[string]spirv.ID
 	active map[*air.Function]bool
@@ -126,6 +128,7 @@ func newTranslator(m *air.Module, ep air.EntryPoint, model spirv.ExecutionModel)
 		globals:  map[*air.GlobalVariable]*root{},
 		samplers: map[uint64]*resource{},
 		specs:    map[string]spirv.ID{},
+		slots:    map[slotKey]pointer{},
 		active:   map[*air.Function]bool{},
 		isEntry:  true,
 		refl:     Reflection{Stage: string(ep.Stage), Entry: ep.Function.Name},

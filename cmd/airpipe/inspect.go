@@ -78,12 +78,7 @@ func inspectCmd(args []string, stdout, stderr io.Writer) int {
 
 // writeLL prints a function's module as LLVM text with airpipe's reader.
 func writeLL(f *mtlb.Function, stdout, stderr io.Writer) int {
-	raw, err := f.RawBitcode()
-	if err != nil {
-		fmt.Fprintf(stderr, "airpipe inspect: %v\n", err)
-		return 1
-	}
-	m, err := bitcode.ReadModule(raw)
+	m, err := readFunction(f)
 	if err != nil {
 		fmt.Fprintf(stderr, "airpipe inspect: %v\n", err)
 		return 1
@@ -91,15 +86,19 @@ func writeLL(f *mtlb.Function, stdout, stderr io.Writer) int {
 	return writeOrFail(bitcode.WriteLL(stdout, m), stderr)
 }
 
+// readFunction reads a function's module with airpipe's own reader.
+func readFunction(f *mtlb.Function) (*air.Module, error) {
+	raw, err := f.RawBitcode()
+	if err != nil {
+		return nil, err
+	}
+	return bitcode.ReadModule(raw)
+}
+
 // writeSPIRV translates a function's entry point and prints the SPIR-V
 // disassembly, the validator's verdict and the reflection.
 func writeSPIRV(f *mtlb.Function, out string, stdout, stderr io.Writer) int {
-	raw, err := f.RawBitcode()
-	if err != nil {
-		fmt.Fprintf(stderr, "airpipe inspect: %v\n", err)
-		return 1
-	}
-	m, err := bitcode.ReadModule(raw)
+	m, err := readFunction(f)
 	if err != nil {
 		fmt.Fprintf(stderr, "airpipe inspect: %v\n", err)
 		return 1

@@ -111,7 +111,10 @@ func defineOp(d declaration) (string, error) {
 			return "", notJudgeable(KindApproximate, n, "%s has no bit-exact definition in Metal (a ULP bound or an unspecified order of operations)", n)
 		}
 	}
-	def, ok := exactOp(d, op, base, plain)
+	def, ok := "", sane(d.Ret) && allSane(d.Params)
+	if ok {
+		def, ok = exactOp(d, op, base, plain)
+	}
 	if !ok {
 		return "", notJudgeable(KindUnknownOp, n, "%s is not among the operations the reference defines", n)
 	}
@@ -143,6 +146,26 @@ func exactOp(d declaration, op, base, plain string) (string, bool) {
 		ps = append(ps, p+" "+arg(i))
 	}
 	return fmt.Sprintf("define internal %s @%q(%s) {\n%s}\n", d.Ret, d.Name, strings.Join(ps, ", "), body), true
+}
+
+// sane reports whether t is a type the definitions may be built for: a
+// scalar or a vector of at most 16 elements (Metal's are at most 4), so a
+// hostile declaration cannot make splat build a billion-element constant.
+func sane(t string) bool {
+	var n int
+	if _, err := fmt.Sscanf(vecLen(t), "%d", &n); err != nil {
+		return false
+	}
+	return n >= 1 && n <= 16
+}
+
+func allSane(ts []string) bool {
+	for _, t := range ts {
+		if !sane(t) {
+			return false
+		}
+	}
+	return true
 }
 
 func allEqual(t string, ps []string) bool {

@@ -60,6 +60,7 @@ func TestDefineOps(t *testing.T) {
 		{"air.simd_sum.f32", "float", []string{"float"}, KindSIMDGroup},
 		{"air.atomic.local.add.u.i32", "i32", nil, KindThreadgroupMemory},
 		{"air.popcount.i32", "i32", []string{"i32"}, KindUnknownOp},
+		{"air.saturate.v999999999f32", "<999999999 x float>", []string{"<999999999 x float>"}, KindUnknownOp},
 	}
 	for _, c := range cases {
 		def, err := defineOp(declaration{Name: c.name, Ret: c.ret, Params: c.params})

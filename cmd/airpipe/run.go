@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -218,8 +219,9 @@ func executeRun(ctx context.Context, o runOptions, plan runPlan, stdout, stderr 
 		meta = analytics.RunMeta{
 			SchemaVersion: analytics.SchemaVersion, RunID: o.runID, Shard: plan.shard.name(), Started: started, Args: plan.args, Host: host,
 			ToolVersion: toolVersion(), Stages: stages.Names(plan.list), StageVersions: map[string]string{},
-			ToolVersions: map[string]string{"go": runtime.Version()},
+			ToolVersions: toolVersions(ctx, slices.Contains(stages.Names(plan.list), "compile")),
 		}
+		meta.ToolVersions["go"] = runtime.Version()
 		for _, s := range plan.list {
 			meta.StageVersions[s.Name] = s.Version
 		}
@@ -283,6 +285,7 @@ func executeRun(ctx context.Context, o runOptions, plan runPlan, stdout, stderr 
 			return x
 		},
 		Key: stages.Key, Stages: plan.list, Jobs: o.jobs, Timeout: o.timeout, Cache: cache,
+		CacheSalt: fingerprint(meta.ToolVersions),
 		Sink: func(d pipeline.Done[*stages.Module]) error {
 			row := stages.Record(info, d)
 			sum.add(row)

@@ -17,8 +17,12 @@ import (
 //go:embed harness_c.txt
 var harnessSource []byte
 
-// MaxBufferSize bounds one buffer of a reference run.
-const MaxBufferSize = 64 << 20
+// MaxBufferSize bounds one buffer of a reference run, MaxTotalBufferSize
+// all of them (the harness keeps about six bytes per buffer byte).
+const (
+	MaxBufferSize      = 64 << 20
+	MaxTotalBufferSize = 128 << 20
+)
 
 // Grid is how a kernel is dispatched: threadgroups per grid and threads per
 // threadgroup, each dimension at least 1.
@@ -171,10 +175,14 @@ func RunText(ctx context.Context, ll, entry string, opts Options) (*Result, erro
 		return nil, err
 	}
 	res := &Result{Kernel: k, Grid: opts.Grid, LL: host}
+	var total int64
 	for _, b := range k.Buffers {
 		size := b.StaticSize
 		if size == 0 {
 			size = opts.BufferSize
+		}
+		if total += size; total > MaxTotalBufferSize {
+			return nil, notJudgeable(KindArgument, "buffer sizes", "the buffers come to more than %d bytes", MaxTotalBufferSize)
 		}
 		res.Inputs = append(res.Inputs, Data{Index: b.Index, Bytes: Pattern(b.Index, size)})
 	}

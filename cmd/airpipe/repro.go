@@ -15,7 +15,8 @@ import (
 
 const reproDescription = `Writes a self-contained directory for one module of a run, so that a failure can
 be handed to someone else and replayed: the library and the module's bitcode, its
-LLVM text (llvm-dis-19 when installed), the module's row (every stage's status,
+LLVM text (llvm-dis-19 when installed), its SPIR-V (module.spv, and module.spvasm
+with the validator's verdict and the reflection) when airpipe translates it, the module's row (every stage's status,
 failure code, detail and message), the run's metadata (stage and tool versions),
 and rerun.sh, which runs the module's library through the stages again.
 
@@ -177,8 +178,16 @@ func writeModuleFiles(dir string, lib []byte, index int) ([]string, error) {
 	if err := os.WriteFile(bc, raw, 0o644); err != nil {
 		return nil, err
 	}
+	var notes []string
 	if out, err := exec.Command("llvm-dis-19", bc, "-o", filepath.Join(dir, "module.ll")).CombinedOutput(); err != nil {
-		return []string{fmt.Sprintf("module.ll not written: llvm-dis-19: %v %s", err, strings.TrimSpace(string(out)))}, nil
+		notes = append(notes, fmt.Sprintf("module.ll not written: llvm-dis-19: %v %s", err, strings.TrimSpace(string(out))))
 	}
-	return nil, nil
+	// The translation as airpipe makes it, when it makes one.
+	var spv, refl strings.Builder
+	if code := writeSPIRV(&l.Functions[index], filepath.Join(dir, "module.spv"), &spv, &refl); code != 0 {
+		notes = append(notes, "no SPIR-V: "+strings.TrimSpace(refl.String()))
+	} else if err := os.WriteFile(filepath.Join(dir, "module.spvasm"), []byte(spv.String()), 0o644); err != nil {
+		return notes, err
+	}
+	return notes, nil
 }

@@ -22,7 +22,7 @@ func TestRepro(t *testing.T) {
 	if !strings.Contains(msg, "sum_sqrt") {
 		t.Errorf("message %q", msg)
 	}
-	for _, f := range []string{"row.json", "run.json", "library.metallib", "module.bc", "rerun.sh", "README.txt"} {
+	for _, f := range []string{"row.json", "run.json", "library.metallib", "module.bc", "module.spv", "module.spvasm", "rerun.sh", "README.txt"} {
 		if _, err := os.Stat(filepath.Join(dest, f)); err != nil {
 			t.Errorf("repro lacks %s: %v", f, err)
 		}

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/airpipe/airpipe/analytics"
 )
@@ -50,5 +51,51 @@ func TestDiskFull(t *testing.T) {
 	}
 	if tmps, _ := filepath.Glob(filepath.Join(out, "full", "part-*.parquet")); len(tmps) != len(meta.Parts) {
 		t.Errorf("%d part files on disk, %d listed", len(tmps), len(meta.Parts))
+	}
+}
+
+// TestToolFaultsStayInTheirModule: an exec stage whose tool segfaults on one
+// module and hangs on another fails exactly those two (crash, timeout);
+// every other module's row is intact and the run completes.
+func TestToolFaultsStayInTheirModule(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "faulty.sh")
+	if err := os.WriteFile(script, []byte("#!/bin/sh\ncase \"$1\" in\n  scale) kill -SEGV $$ ;;\n  sum_sqrt) sleep 30 ;;\nesac\nexit 0\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfg := filepath.Join(dir, "stages.json")
+	if err := os.WriteFile(cfg, []byte(`{"stages": [{"name": "faulty", "after": "container", "command": ["`+script+`", "{function}"], "timeout": "1s"}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	for _, n := range []string{"compute.metallib", "render.metallib"} {
+		if err := os.WriteFile(filepath.Join(root, n), sampleLibrary(t, n), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := t.TempDir()
+	start := time.Now()
+	runOK(t, "run", "--out", out, "--progress", "none", "--no-cache", "--stage-config", cfg, root)
+	if el := time.Since(start); el > 20*time.Second {
+		t.Errorf("run took %s: the hung tool was not killed at its timeout", el)
+	}
+	meta, rows, err := analytics.ReadRun(onlyRun(t, out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !meta.Complete || len(rows) != 4 {
+		t.Fatalf("complete %v, %d rows", meta.Complete, len(rows))
+	}
+	want := map[string]string{"scale": "crash", "sum_sqrt": "timeout", "pass_vertex": "", "solid_fragment": ""}
+	for _, r := range rows {
+		if r.FailureCode != want[r.Function] {
+			t.Errorf("%s: failure %q (%s), want %q", r.Function, r.FailureCode, r.FailureMessage, want[r.Function])
+		}
+		if want[r.Function] != "" && r.FailedStage != "faulty" {
+			t.Errorf("%s: failed stage %q", r.Function, r.FailedStage)
+		}
+		if want[r.Function] == "" && r.ReaderStatus != "passed" {
+			t.Errorf("%s: reader %q after the faulty stage", r.Function, r.ReaderStatus)
+		}
 	}
 }

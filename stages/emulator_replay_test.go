@@ -80,7 +80,7 @@ func TestEmulatorEmit(t *testing.T) {
 		cases = append(cases, emuRequest{Name: name, Entry: out.Entry, SPIRV: out.SPIRV, Grid: ref.Grid, Buffers: ref.Inputs, Kernel: ref.Kernel})
 		expected[name] = ref.Outputs
 	}
-	for _, f := range []string{"saxpy.ll", "swizzle.ll", "guarded.ll"} {
+	for _, f := range []string{"saxpy.ll", "swizzle.ll", "builtins.ll", "guarded.ll"} {
 		m := emuModule(t, filepath.Join("testdata", "emulator", f))
 		add("fixture "+f, m.Bitcode, m.Translation)
 	}

@@ -65,6 +65,7 @@ func TestEmulatorFixtures(t *testing.T) {
 	}{
 		{"saxpy.ll", pipeline.Passed, "", ""},
 		{"swizzle.ll", pipeline.Passed, "", ""},
+		{"builtins.ll", pipeline.Passed, "", ""},
 		{"readonly.ll", pipeline.Unjudged, CodeEmulatorWritesNothing, "no writable buffer"},
 		{"guarded.ll", pipeline.Unjudged, CodeEmulatorWritesNothing, "no word changed"},
 		{"racy.ll", pipeline.Unjudged, CodeEmulatorNoReference, cpuref.KindRace},
@@ -184,15 +185,16 @@ func TestEmulatorCorpus(t *testing.T) {
 	}
 }
 
-// TestEmulatorGrids runs one fixture over other grids: one threadgroup of
-// 4×4, and 3×1 groups of 8×2 threads (a non-square grid).
+// TestEmulatorGrids runs the built-ins fixture over other grids: one
+// threadgroup of 4×4, 3×1 groups of 8×2 threads, 2×3 groups of 3×2.
 func TestEmulatorGrids(t *testing.T) {
 	emuNeed(t)
 	for _, g := range []cpuref.Grid{
 		{Groups: [3]uint32{1, 1, 1}, Threads: [3]uint32{4, 4, 1}},
 		{Groups: [3]uint32{3, 1, 1}, Threads: [3]uint32{8, 2, 1}},
+		{Groups: [3]uint32{2, 3, 1}, Threads: [3]uint32{3, 2, 1}},
 	} {
-		m := emuModule(t, "testdata/emulator/saxpy.ll")
+		m := emuModule(t, "testdata/emulator/builtins.ll")
 		r := Emulator(EmulatorOptions{Grid: g}).Run(context.Background(), m)
 		if r.Status != pipeline.Passed {
 			t.Fatalf("grid %v: %s %s %s %s", g, r.Status, r.Code, r.Detail, r.Message)

@@ -40,7 +40,12 @@ const (
 	RefusedSpecial      = "not a regular file"
 	RefusedUnreadable   = "unreadable"
 	RefusedBrokenLink   = "broken symlink"
+	RefusedTooDeep      = "directory nesting too deep"
 )
+
+// MaxDepth is how many directories deep a walk goes below a root; deeper
+// entries are refused (a hostile tree cannot exhaust the walk).
+const MaxDepth = 128
 
 // Options change what a walk does.
 type Options struct {
@@ -81,7 +86,7 @@ func WalkWith(ctx context.Context, roots []string, opts Options, visit func(Entr
 		w.roots = append(w.roots, real)
 	}
 	for i, r := range roots {
-		if err := w.walk(r, w.roots[i]); err != nil {
+		if err := w.walk(r, w.roots[i], 0); err != nil {
 			return err
 		}
 	}
@@ -106,8 +111,9 @@ func (w *walker) inside(real string) bool {
 	return false
 }
 
-// walk visits path, whose symlink-free location is real.
-func (w *walker) walk(path, real string) error {
+// walk visits path, whose symlink-free location is real, depth directories
+// below its root.
+func (w *walker) walk(path, real string, depth int) error {
 	if err := w.ctx.Err(); err != nil {
 		return err
 	}
@@ -117,6 +123,9 @@ func (w *walker) walk(path, real string) error {
 	}
 	switch {
 	case info.IsDir():
+		if depth > MaxDepth {
+			return w.visit(Entry{Path: path, Provenance: path, Refused: fmt.Sprintf("%s (more than %d levels)", RefusedTooDeep, MaxDepth)})
+		}
 		if w.seenDirs[real] {
 			return w.visit(Entry{Path: path, Provenance: path, Refused: RefusedLoop + " (" + real + " already walked)"})
 		}
@@ -127,7 +136,7 @@ func (w *walker) walk(path, real string) error {
 		}
 		sort.Slice(des, func(i, j int) bool { return des[i].Name() < des[j].Name() })
 		for _, de := range des {
-			if err := w.child(filepath.Join(path, de.Name()), filepath.Join(real, de.Name()), de); err != nil {
+			if err := w.child(filepath.Join(path, de.Name()), filepath.Join(real, de.Name()), de, depth+1); err != nil {
 				return err
 			}
 		}
@@ -143,9 +152,9 @@ func (w *walker) walk(path, real string) error {
 }
 
 // child visits one directory entry, resolving symbolic links.
-func (w *walker) child(path, real string, de fs.DirEntry) error {
+func (w *walker) child(path, real string, de fs.DirEntry, depth int) error {
 	if de.Type()&fs.ModeSymlink == 0 {
-		return w.walk(path, real)
+		return w.walk(path, real, depth)
 	}
 	target, err := filepath.EvalSymlinks(real)
 	if err != nil {
@@ -158,7 +167,7 @@ func (w *walker) child(path, real string, de fs.DirEntry) error {
 	if !w.inside(target) {
 		return w.visit(Entry{Path: path, Provenance: path, Refused: RefusedOutsideRoots + " (" + target + ")"})
 	}
-	return w.walk(path, target)
+	return w.walk(path, target, depth)
 }
 
 // firmware opens an .ipsw and visits what its images hold.

@@ -79,3 +79,33 @@ func TestWalkSingleFileRoot(t *testing.T) {
 		t.Fatalf("visited %d, want 1", n)
 	}
 }
+
+func TestWalkDeepNesting(t *testing.T) {
+	root := t.TempDir()
+	p := root
+	for range MaxDepth + 5 {
+		p = filepath.Join(p, "d")
+	}
+	if err := os.MkdirAll(p, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(p, "deep.metallib"), []byte("MTLB"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var refused []string
+	files := 0
+	err := Walk(context.Background(), []string{root}, func(e Entry) error {
+		if e.Refused != "" {
+			refused = append(refused, e.Refused)
+		} else {
+			files++
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if files != 0 || len(refused) != 1 || !strings.HasPrefix(refused[0], RefusedTooDeep) {
+		t.Errorf("files %d refused %v", files, refused)
+	}
+}

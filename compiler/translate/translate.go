@@ -213,6 +213,11 @@ func (t *translator) emitBody(fn *air.Function) {
 	}
 	for _, node := range plan.order {
 		t.f.Label(t.entryLabel[node])
+		var restore func()
+		if node >= plan.orig && t.blockOf(node) >= 0 {
+			// A copy of a block: its values (phis included) get their own ids.
+			restore = t.cloneScope(fn.Blocks[t.blockOf(node)], node)
+		}
 		t.emitPhis(node)
 		if l := plan.loops[node]; l != nil && !t.opts.dropMerges {
 			merge := freshOr(l.merge, t.entryLabel, freshLabel)
@@ -233,10 +238,6 @@ func (t *translator) emitBody(fn *air.Function) {
 			continue
 		}
 		bl := fn.Blocks[t.blockOf(node)]
-		var restore func()
-		if node >= plan.orig {
-			restore = t.cloneScope(bl, node)
-		}
 		for _, in := range bl.Insts[:len(bl.Insts)-1] {
 			if _, ok := in.(*air.Phi); ok {
 				continue
@@ -262,11 +263,10 @@ func freshOr(node int, labels []spirv.ID, fresh func() spirv.ID) spirv.ID {
 	return labels[node]
 }
 
-// cloneScope starts emitting node, a copy of block bl: the block's values
-// get fresh ids for the copy, kept in cloneVals/clonePtrs for the
-// successors' phis, and the original's ids come back when it returns.
-// (The phis of the copy were registered by emitPhis already; they are
-// saved in the scope too.)
+// cloneScope starts emitting node, a copy of block bl, before its phis:
+// the block's values (phis included) get fresh ids for the copy, kept in
+// cloneVals/clonePtrs for the successors' phis, and the original's ids come
+// back when the returned function runs.
 func (t *translator) cloneScope(bl *air.Block, node int) func() {
 	savedV := map[air.Value]spirv.ID{}
 	savedP := map[air.Value]pointer{}
@@ -282,21 +282,8 @@ func (t *translator) cloneScope(bl *air.Block, node int) func() {
 		if p, ok := t.ptrs[in]; ok {
 			savedP[in] = p
 		}
-		if _, phi := in.(*air.Phi); !phi {
-			delete(t.vals, in)
-			delete(t.ptrs, in)
-		}
-	}
-	// The copy's phis are registered already (emitPhis ran for node); the
-	// original's were saved above only if the original was emitted first.
-	for _, s := range t.phis[node] {
-		if s.phi != nil {
-			if isPointer(s.phi.Type()) {
-				delete(savedP, s.phi)
-			} else {
-				delete(savedV, s.phi)
-			}
-		}
+		delete(t.vals, in)
+		delete(t.ptrs, in)
 	}
 	return func() {
 		cv, cp := map[air.Value]spirv.ID{}, map[air.Value]pointer{}

@@ -64,9 +64,6 @@ func NewWriterParts(outDir string, meta RunMeta, partRows int) (*Writer, error) 
 		return nil, fmt.Errorf("results writer: rows per part must be positive, got %d", partRows)
 	}
 	dir := filepath.Join(outDir, meta.RunID)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("results writer: %w", err)
-	}
 	metaPath := filepath.Join(dir, metaFileName(meta.Shard))
 	if _, err := os.Stat(metaPath); err == nil {
 		return nil, fmt.Errorf("results writer: %s already exists; a run is never overwritten", metaPath)
@@ -79,7 +76,7 @@ func NewWriterParts(outDir string, meta RunMeta, partRows int) (*Writer, error) 
 	meta.Parts = nil
 	meta.Rows = 0
 	w := &Writer{dir: dir, meta: meta, partRows: partRows}
-	if err := writeMeta(dir, w.meta); err != nil {
+	if err := startRunDir(outDir, dir, w.meta); err != nil {
 		return nil, fmt.Errorf("results writer: %w", err)
 	}
 	return w, nil
@@ -210,6 +207,40 @@ func (w *Writer) landPart() error {
 	w.meta.Rows += p.rows
 	if err := writeMeta(w.dir, w.meta); err != nil {
 		return fmt.Errorf("results writer: %w", err)
+	}
+	return nil
+}
+
+// startRunDir makes the run directory with its first run.json in one step:
+// a new directory is prepared under a temporary name and renamed, so a run
+// killed while starting leaves no run directory without metadata. Another
+// shard's directory that already exists just gets this shard's file.
+func startRunDir(outDir, dir string, meta RunMeta) error {
+	if err := os.MkdirAll(outDir, 0o755); err != nil {
+		return err
+	}
+	if _, err := os.Stat(dir); err == nil {
+		return writeMeta(dir, meta)
+	}
+	tmp, err := os.MkdirTemp(outDir, "."+filepath.Base(dir)+".tmp-")
+	if err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp, 0o755); err != nil {
+		os.RemoveAll(tmp)
+		return err
+	}
+	if err := writeMeta(tmp, meta); err != nil {
+		os.RemoveAll(tmp)
+		return err
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		// Another shard made the directory first.
+		os.RemoveAll(tmp)
+		if _, serr := os.Stat(dir); serr != nil {
+			return err
+		}
+		return writeMeta(dir, meta)
 	}
 	return nil
 }

@@ -67,6 +67,10 @@ type EmulatorOptions struct {
 	// Timeout bounds the reference's tools and run, and the child's
 	// dispatch (0: 60 s).
 	Timeout time.Duration
+	// ReferenceCache, when set, is a directory keeping CPU reference
+	// results by bitcode SHA-256, entry, grid and buffer size; a machine
+	// without LLVM (a GPU host) judges with references computed elsewhere.
+	ReferenceCache string
 	// ChildArgv, when set, runs every dispatch in a child process started
 	// with it (a program that runs ServeEmulatorChild, e.g. {airpipe,
 	// "__emulator-child"}), so that a driver crash fails only its module
@@ -139,7 +143,7 @@ func (e *emulator) run(ctx context.Context, m *Module) pipeline.Result {
 		return r
 	}
 	start := time.Now()
-	ref, err := cpuref.Run(ctx, m.Bitcode, m.Translation.Entry, cpuref.Options{Grid: e.opts.Grid, BufferSize: e.opts.BufferSize, Timeout: e.opts.Timeout})
+	ref, err := e.reference(ctx, m)
 	refTime := time.Since(start)
 	var nj *cpuref.NotJudgeableError
 	switch {

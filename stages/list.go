@@ -13,6 +13,10 @@ type Options struct {
 	Oracle string
 	// Compile configures the compile stage.
 	Compile CompileOptions
+	// Emulator configures the emulator stage.
+	Emulator EmulatorOptions
+	// Device configures the device stage.
+	Device DeviceOptions
 }
 
 // Default returns airpipe's stages in their fixed order. A stage exists in
@@ -23,6 +27,8 @@ func Default(o Options) []pipeline.Stage[*Module] {
 		Reader(o.Oracle == "llvm-dis"),
 		Translate(),
 		Compile(o.Compile),
+		Emulator(o.Emulator),
+		DeviceRun(o.Device),
 	}
 }
 

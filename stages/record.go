@@ -71,6 +71,9 @@ func Record(run RunInfo, d pipeline.Done[*Module]) analytics.Row {
 		if t := res.Data["targets"]; name == "compile" && t != "" {
 			row.CompileTarget = t
 		}
+		if n := res.Data["device_name"]; name == "device" && n != "" {
+			row.DeviceName = n
+		}
 		for k, v := range res.Data {
 			row.Data = append(row.Data, name+"."+k+"="+v)
 		}

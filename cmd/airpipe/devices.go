@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/airpipe/airpipe/device"
+	"github.com/airpipe/airpipe/stages"
 )
 
 // compileChildCommand is the hidden subcommand a compile child runs: it
@@ -22,13 +23,26 @@ func serveCompileChild() int {
 	return 0
 }
 
-// compileChildArgv starts this very program as a compile child.
-func compileChildArgv() ([]string, error) {
+// emulatorChildCommand is the hidden subcommand an emulator child runs: it
+// dispatches one kernel per request (stages.ServeEmulatorChild), so a
+// driver crash fails only its module.
+const emulatorChildCommand = "__emulator-child"
+
+func serveEmulatorChild() int {
+	if err := stages.ServeEmulatorChild(os.Stdin, os.Stdout); err != nil {
+		fmt.Fprintf(os.Stderr, "airpipe %s: %v\n", emulatorChildCommand, err)
+		return 1
+	}
+	return 0
+}
+
+// childArgv starts this very program as a child running command.
+func childArgv(command string) ([]string, error) {
 	exe, err := os.Executable()
 	if err != nil {
-		return nil, fmt.Errorf("compile stage: cannot find this program to start compile children: %w", err)
+		return nil, fmt.Errorf("cannot find this program to start %s children: %w", command, err)
 	}
-	return []string{exe, compileChildCommand}, nil
+	return []string{exe, command}, nil
 }
 
 const devicesDescription = `Lists the Vulkan devices the system loader offers (with RADV's null device when

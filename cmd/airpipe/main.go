@@ -12,10 +12,25 @@ import (
 )
 
 func main() {
-	if len(os.Args) == 2 && os.Args[1] == compileChildCommand {
-		os.Exit(serveCompileChild())
+	if code, ok := serveChild(os.Args[1:]); ok {
+		os.Exit(code)
 	}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// serveChild runs a hidden child command (a compile or emulator child that
+// airpipe starts for itself) and reports whether args named one.
+func serveChild(args []string) (int, bool) {
+	if len(args) != 1 {
+		return 0, false
+	}
+	switch args[0] {
+	case compileChildCommand:
+		return serveCompileChild(), true
+	case emulatorChildCommand:
+		return serveEmulatorChild(), true
+	}
+	return 0, false
 }
 
 // command is one subcommand: its one-line summary and its entry point.

@@ -9,8 +9,8 @@ import (
 // airpipe binary does (os.Executable is the test binary under go test), and
 // points the user cache directory at a temporary one.
 func TestMain(m *testing.M) {
-	if len(os.Args) == 2 && os.Args[1] == compileChildCommand {
-		os.Exit(serveCompileChild())
+	if code, ok := serveChild(os.Args[1:]); ok {
+		os.Exit(code)
 	}
 	// Tests never read or write the user's caches.
 	dir, err := os.MkdirTemp("", "airpipe-test-cache-")

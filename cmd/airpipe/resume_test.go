@@ -71,7 +71,7 @@ func TestKillAndResume(t *testing.T) {
 	bin := buildAirpipe(t)
 	corpusDir := bigCorpus(t, 3000)
 	refOut := t.TempDir()
-	runOK(t, "run", "--out", refOut, "--progress", "none", "--no-cache", corpusDir)
+	runOK(t, "run", "--out", refOut, "--progress", "none", "--no-cache", "--stages", "container,reader", corpusDir)
 	_, refRows, err := analytics.ReadRun(onlyRun(t, refOut))
 	if err != nil {
 		t.Fatal(err)
@@ -83,15 +83,23 @@ func TestKillAndResume(t *testing.T) {
 		out := t.TempDir()
 		id := fmt.Sprintf("kill%d", trial)
 		cmd := exec.Command(bin, "run", "--out", out, "--run-id", id, "--progress", "none", "--no-cache",
-			"--checkpoint", "20ms", "--jobs", "1", corpusDir)
+			"--checkpoint", "20ms", "--jobs", "1", "--stages", "container,reader", corpusDir)
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		delay := time.Duration(10+rng.IntN(200)) * time.Millisecond
+		delay := time.Duration(100+rng.IntN(300)) * time.Millisecond
 		time.Sleep(delay)
 		_ = cmd.Process.Signal(syscall.SIGKILL)
 		_ = cmd.Wait()
 		dir := filepath.Join(out, id)
+		if _, err := os.Stat(dir); os.IsNotExist(err) {
+			// Killed before the run began: no directory, nothing half-made.
+			if left, _ := filepath.Glob(filepath.Join(out, "*")); len(left) != 0 {
+				t.Fatalf("trial %d: killed while starting, left %v", trial, left)
+			}
+			t.Logf("trial %d: killed after %s, before the run began", trial, delay)
+			continue
+		}
 		meta, partial, err := analytics.ReadRun(dir)
 		if err != nil {
 			t.Fatalf("trial %d: reading the killed run: %v", trial, err)

@@ -62,6 +62,8 @@ type runOptions struct {
 	maxScanSize    int64
 	firmwareCache  string
 	compileTargets string
+	device         string
+	referenceCache string
 }
 
 // bindRunFlags declares run's flags into o.
@@ -84,6 +86,8 @@ func bindRunFlags(fs *pflag.FlagSet, o *runOptions) {
 	fs.StringVar(&o.oracle, "oracle", "", "check the reader against an oracle: llvm-dis (llvm-dis-19 must agree with our printed module)")
 	fs.StringVar(&o.stageConfig, "stage-config", "", "JSON file adding exec stages (external tools) or replacing built-in ones; see docs/stages.md")
 	fs.StringVar(&o.compileTargets, "compile-targets", strings.Join(device.DefaultTargets, ","), "compile stage targets: radv-<family> (RADV's null device: real AMD ISA, no hardware), lavapipe, or a device name (see 'airpipe devices')")
+	fs.StringVar(&o.device, "device", "", "run the device stage on this GPU: auto or a name substring (see 'airpipe devices'); empty: the device stage is unavailable")
+	fs.StringVar(&o.referenceCache, "reference-cache", defaultUserCache("references"), "keep CPU reference results here, so a GPU host without LLVM can judge with references computed elsewhere; empty: none")
 	fs.DurationVar(&o.checkpoint, "checkpoint", 10*time.Second, "land written rows in a part file at least this often (a kill loses at most this much work)")
 }
 
@@ -135,12 +139,19 @@ func buildStages(o runOptions) ([]pipeline.Stage[*stages.Module], error) {
 	if err != nil {
 		return nil, fmt.Errorf("--compile-targets: %w", err)
 	}
-	child, err := compileChildArgv()
+	child, err := childArgv(compileChildCommand)
+	if err != nil {
+		return nil, err
+	}
+	emuChild, err := childArgv(emulatorChildCommand)
 	if err != nil {
 		return nil, err
 	}
 	list := stages.Default(stages.Options{Oracle: o.oracle,
-		Compile: stages.CompileOptions{Targets: targets, ChildArgv: child, Timeout: o.timeout}})
+		Compile:  stages.CompileOptions{Targets: targets, ChildArgv: child, Timeout: o.timeout},
+		Emulator: stages.EmulatorOptions{ChildArgv: emuChild, ReferenceCache: o.referenceCache, Timeout: o.timeout},
+		Device:   stages.DeviceOptions{Device: o.device, ChildArgv: emuChild, ReferenceCache: o.referenceCache, Timeout: o.timeout},
+	})
 	if o.stageConfig != "" {
 		var err error
 		if list, err = stages.ApplyConfig(list, o.stageConfig); err != nil {
@@ -179,12 +190,15 @@ func applyStageJobs(list []pipeline.Stage[*stages.Module], pairs []string) error
 }
 
 // defaultFirmwareCache is the extraction cache under the user cache directory.
-func defaultFirmwareCache() string {
+func defaultFirmwareCache() string { return defaultUserCache("firmware") }
+
+// defaultUserCache is airpipe's directory name under the user cache directory.
+func defaultUserCache(name string) string {
 	base, err := os.UserCacheDir()
 	if err != nil {
 		base = os.TempDir()
 	}
-	return filepath.Join(base, "airpipe", "firmware")
+	return filepath.Join(base, "airpipe", name)
 }
 
 // newRunID names a run by its start time and a random suffix, so runs sort

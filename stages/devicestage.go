@@ -1,0 +1,118 @@
+package stages
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/airpipe/airpipe/device"
+	"github.com/airpipe/airpipe/pipeline"
+)
+
+// deviceVersion changes whenever the device stage's verdicts change.
+const deviceVersion = "1"
+
+// CodeDeviceFlaky: the device's output differed from the reference and
+// three runs did not agree with each other; the status is unjudged.
+const CodeDeviceFlaky = "device/flaky"
+
+// DeviceOptions configure the device stage.
+type DeviceOptions struct {
+	// Device chooses the GPU: "auto" (the first device that is not a CPU
+	// or a null device) or a name substring; "" leaves the stage
+	// unavailable.
+	Device string
+	// ReferenceCache, ChildArgv, ChildEnv and Timeout are as for the
+	// emulator stage.
+	ReferenceCache string
+	ChildArgv      []string
+	ChildEnv       []string
+	Timeout        time.Duration
+}
+
+// DeviceRun is the device stage: the emulator's check (the entry point run
+// over pattern-filled buffers, compared bit for bit with LLVM's CPU
+// execution) on a real GPU. A mismatch is run twice more; if the runs
+// disagree with each other the module is unjudged as device/flaky. No GPU
+// here means unavailable, with the reason; a CPU device is not a GPU.
+func DeviceRun(o DeviceOptions) pipeline.Stage[*Module] {
+	d := &deviceStage{opts: o}
+	return pipeline.Stage[*Module]{Name: "device", Version: deviceVersion, Workers: 1, Timeout: 5 * time.Minute, Run: d.run}
+}
+
+type deviceStage struct {
+	opts DeviceOptions
+	once sync.Once
+	emu  *emulator
+	name string
+	err  error
+}
+
+// choose resolves the device once: a real GPU or the reason there is none.
+func (d *deviceStage) choose() {
+	if d.opts.Device == "" {
+		d.err = fmt.Errorf("no GPU chosen: pass --device NAME|auto to run the device stage")
+		return
+	}
+	facts, err := device.Devices()
+	if err != nil {
+		d.err = fmt.Errorf("no Vulkan devices: %w", err)
+		return
+	}
+	for _, f := range facts {
+		gpu := f.Kind != "cpu" && f.RADVFamily == ""
+		if (d.opts.Device == "auto" && gpu) || (d.opts.Device != "auto" && strings.Contains(f.Name, d.opts.Device)) {
+			if !gpu {
+				d.err = fmt.Errorf("device %q is %s, not a real GPU", f.Name, map[bool]string{true: "a null device", false: "a CPU"}[f.RADVFamily != ""])
+				return
+			}
+			d.name = f.Name
+			d.emu = &emulator{opts: EmulatorOptions{Device: f.Name, ReferenceCache: d.opts.ReferenceCache,
+				ChildArgv: d.opts.ChildArgv, ChildEnv: d.opts.ChildEnv, Timeout: d.opts.Timeout}}
+			return
+		}
+	}
+	var names []string
+	for _, f := range facts {
+		names = append(names, f.Name)
+	}
+	d.err = fmt.Errorf("no GPU matches %q among: %s", d.opts.Device, strings.Join(names, "; "))
+}
+
+func (d *deviceStage) run(ctx context.Context, m *Module) pipeline.Result {
+	d.once.Do(d.choose)
+	if d.err != nil {
+		return pipeline.Unavailablef(d.err.Error())
+	}
+	r := asDevice(d.emu.run(ctx, m))
+	if r.Code == "device/mismatch" {
+		again := []pipeline.Result{asDevice(d.emu.run(ctx, m)), asDevice(d.emu.run(ctx, m))}
+		for _, a := range again {
+			if a.Status != r.Status || a.Detail != r.Detail || a.Message != r.Message {
+				f := pipeline.UnjudgedBecause(fmt.Sprintf("three runs disagree: %q, %q, %q", r.Message, again[0].Message, again[1].Message))
+				f.Code, f.Detail = CodeDeviceFlaky, r.Detail
+				return f
+			}
+		}
+	}
+	if r.Data == nil {
+		r.Data = map[string]string{}
+	}
+	r.Data["device_name"] = d.name
+	return r
+}
+
+// asDevice renames the emulator's codes and data keys for the device stage.
+func asDevice(r pipeline.Result) pipeline.Result {
+	r.Code = strings.Replace(r.Code, "emulator/", "device/", 1)
+	if len(r.Data) > 0 {
+		data := make(map[string]string, len(r.Data))
+		for k, v := range r.Data {
+			data[strings.Replace(k, "emulator_", "", 1)] = v
+		}
+		r.Data = data
+	}
+	return r
+}

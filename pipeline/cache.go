@@ -30,7 +30,7 @@ func cacheable(results []Result) bool {
 		switch {
 		case r.Code == CodeTimeout, r.Code == CodeCrash, r.Code == CodeCancelled:
 			return false
-		case r.Status == Unavailable:
+		case r.Status == Unavailable, r.Status == Skipped:
 			return false
 		}
 	}

@@ -85,6 +85,7 @@ func TestCacheableRefusesTransientOutcomes(t *testing.T) {
 		{Fail(CodeCrash, "", ""), false},
 		{Result{Status: NotRun, Code: CodeCancelled}, false},
 		{Unavailablef("no GPU"), false},
+		{Result{Status: Skipped, Message: "excluded"}, false},
 	}
 	for _, tc := range tests {
 		if got := cacheable([]Result{Pass(), tc.r}); got != tc.want {

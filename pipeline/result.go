@@ -26,9 +26,10 @@ const (
 )
 
 // Continues reports whether an item with this status goes on to the next
-// stage. Only a pass does: a module stops at its first stage that did not
-// pass, so "reached" always means an unbroken run of passes.
-func (s Status) Continues() bool { return s == Passed }
+// stage: a pass does, and so does a stage the user excluded (later stages
+// that need its output fail by name). Anything else stops the module.
+// "Reached" still means an unbroken run of passes: a skipped stage ends it.
+func (s Status) Continues() bool { return s == Passed || s == Skipped }
 
 // Generic failure codes the engine itself produces. Domain codes are defined
 // by the stages package; all codes are append-only and documented in

@@ -46,7 +46,7 @@ func Record(run RunInfo, d pipeline.Done[*Module]) analytics.Row {
 	}
 
 	features := map[string]bool{}
-	stopped := false
+	stopped, chain := false, true
 	for i, name := range run.Stages {
 		res := d.Results[i]
 		status := res.Status
@@ -81,8 +81,17 @@ func Record(run RunInfo, d pipeline.Done[*Module]) analytics.Row {
 			continue
 		}
 		if status == pipeline.Passed {
-			if builtIn {
+			if builtIn && chain {
 				row.StageReached = name
+			}
+			continue
+		}
+		chain = false
+		if status == pipeline.Skipped {
+			// Excluded by the user: the module went on, but no stage after
+			// this one extends stage_reached.
+			if row.StatusReason == "" {
+				row.StatusReason = res.Message
 			}
 			continue
 		}

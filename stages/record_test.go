@@ -25,6 +25,8 @@ func TestRecord(t *testing.T) {
 		{"unjudged is set aside, not failed", []pipeline.Result{pipeline.Pass(), pipeline.Pass(), pipeline.UnjudgedBecause("no reference")}, "reader", "", "", "no reference", []string{"passed", "passed", "unjudged"}},
 		{"unavailable", []pipeline.Result{pipeline.Pass(), pipeline.Unavailablef("llvm-dis-19 not installed"), {}}, "container", "", "", "llvm-dis-19 not installed", []string{"passed", "unavailable", "not-run"}},
 		{"cancelled", []pipeline.Result{pipeline.Pass(), {Status: pipeline.NotRun, Code: pipeline.CodeCancelled, Message: "interrupted"}, {}}, "container", "reader", "cancelled", "", []string{"passed", "not-run", "not-run"}},
+		{"skipped in the middle, later stages still run", []pipeline.Result{pipeline.Pass(), {Status: pipeline.Skipped, Message: "excluded by --skip-stages"}, pipeline.Pass()}, "container", "", "", "excluded by --skip-stages", []string{"passed", "skipped", "passed"}},
+		{"skipped, then failed", []pipeline.Result{pipeline.Pass(), {Status: pipeline.Skipped, Message: "excluded"}, pipeline.Fail("translate/x", "d", "m")}, "container", "translate", "translate/x", "excluded", []string{"passed", "skipped", "failed"}},
 		{"failed first", []pipeline.Result{pipeline.Fail(CodeHashMismatch, "function[0]", "m"), {}, {}}, "", "container", CodeHashMismatch, "", []string{"failed", "not-run", "not-run"}},
 	}
 	for _, tc := range tests {

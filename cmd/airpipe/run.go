@@ -64,6 +64,7 @@ type runOptions struct {
 	compileTargets string
 	device         string
 	referenceCache string
+	skipStages     []string
 }
 
 // bindRunFlags declares run's flags into o.
@@ -72,6 +73,7 @@ func bindRunFlags(fs *pflag.FlagSet, o *runOptions) {
 	fs.IntVarP(&o.jobs, "jobs", "j", runtime.NumCPU(), "workers per stage")
 	fs.StringSliceVar(&o.stageJobs, "stage-jobs", nil, "per-stage worker counts, e.g. compile=1,reader=4")
 	fs.StringVar(&o.stages, "stages", "all", "comma-separated stages to run (a prefix of the stage list)")
+	fs.StringSliceVar(&o.skipStages, "skip-stages", nil, "stages to exclude while running the ones after them (status skipped; stage_reached stops there), e.g. emulator on a GPU host without lavapipe")
 	fs.DurationVar(&o.timeout, "timeout", time.Minute, "per-module, per-stage timeout (0: none)")
 	fs.BoolVar(&o.jsonOut, "json", false, "print the summary as JSON")
 	fs.Int64Var(&o.maxFileSize, "max-file-size", stages.DefaultMaxFileSize, "largest library file read, in bytes")
@@ -165,7 +167,28 @@ func buildStages(o runOptions) ([]pipeline.Stage[*stages.Module], error) {
 	if err := applyStageJobs(list, o.stageJobs); err != nil {
 		return nil, fmt.Errorf("--stage-jobs: %w", err)
 	}
+	if err := skipStages(list, o.skipStages); err != nil {
+		return nil, fmt.Errorf("--skip-stages: %w", err)
+	}
 	return list, nil
+}
+
+// skipStages replaces the named stages' work with a skipped outcome.
+func skipStages(list []pipeline.Stage[*stages.Module], names []string) error {
+	for _, n := range names {
+		i := slices.IndexFunc(list, func(s pipeline.Stage[*stages.Module]) bool { return s.Name == n })
+		switch {
+		case i < 0:
+			return fmt.Errorf("no stage %q in this run", n)
+		case list[i].PerOccurrence:
+			return fmt.Errorf("stage %q reads the library for every later stage and cannot be skipped", n)
+		}
+		list[i].Version = "skipped"
+		list[i].Run = func(context.Context, *stages.Module) pipeline.Result {
+			return pipeline.Result{Status: pipeline.Skipped, Message: "excluded by --skip-stages"}
+		}
+	}
+	return nil
 }
 
 // applyStageJobs sets per-stage pool sizes from name=N pairs.

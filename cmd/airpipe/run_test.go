@@ -238,3 +238,31 @@ func TestRunDedup(t *testing.T) {
 		t.Errorf("bitcode hashes %v, want 2 distinct each twice", bySHA)
 	}
 }
+
+// TestSkipStages: a skipped stage is recorded as skipped with its reason,
+// the stages after it still run, and stage_reached stops before it.
+func TestSkipStages(t *testing.T) {
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "c.metallib"), sampleLibrary(t, "compute.metallib"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	runOK(t, "run", "--out", out, "--progress", "none", "--no-cache", "--stages", "container,reader,translate,compile", "--skip-stages", "translate", root)
+	_, rows, err := analytics.ReadRun(onlyRun(t, out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rows {
+		if r.TranslateStatus != "skipped" || r.StageReached != "reader" || r.StatusReason != "excluded by --skip-stages" {
+			t.Errorf("%s: translate %s reached %s reason %q", r.Function, r.TranslateStatus, r.StageReached, r.StatusReason)
+		}
+		// Compile ran after the skipped stage and says what it lacked.
+		if r.CompileStatus != "failed" || r.FailureCode != "translate/no-ir" {
+			t.Errorf("%s: compile %s %s", r.Function, r.CompileStatus, r.FailureCode)
+		}
+	}
+	var o, e strings.Builder
+	if code := run([]string{"run", "--skip-stages", "container", root}, &o, &e); code != 2 || !strings.Contains(e.String(), "cannot be skipped") {
+		t.Errorf("skipping the container: exit %d %s", code, e.String())
+	}
+}

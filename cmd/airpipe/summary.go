@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 
@@ -17,13 +18,19 @@ type summary struct {
 	total           int64
 	reached         map[string]int64 // stage_reached ("" = none)
 	codes           map[string]int64 // failed_stage + " " + failure_code
-	setAside        map[string]int64 // status + ": " + reason
+	setAside        map[string]int64 // stage + " " + status + ": " + reason
 	libraryFailures map[string]int64 // failure code of library-level rows
+	// statuses counts each stage's status column ("" = not in the run).
+	statuses map[string]map[string]int64
 }
 
 func newSummary(stages []string) *summary {
+	st := map[string]map[string]int64{}
+	for _, s := range stages {
+		st[s] = map[string]int64{}
+	}
 	return &summary{stages: stages, reached: map[string]int64{}, codes: map[string]int64{},
-		setAside: map[string]int64{}, libraryFailures: map[string]int64{}}
+		setAside: map[string]int64{}, libraryFailures: map[string]int64{}, statuses: st}
 }
 
 func (s *summary) add(r analytics.Row) {
@@ -33,18 +40,38 @@ func (s *summary) add(r analytics.Row) {
 	case r.FailureCode != "":
 		s.codes[r.FailedStage+" "+r.FailureCode]++
 	case r.StatusReason != "":
-		status := ""
-		for _, st := range s.stages {
-			if v := r.Status(st); v != "passed" {
-				status = st + " " + v
-				break
+		s.setAside[setAsideAt(r, s.stages)+": "+r.StatusReason]++
+	}
+	for _, st := range s.stages {
+		if m := s.statuses[st]; m != nil {
+			v := r.Status(st)
+			if v == "" && !slices.Contains(analytics.StageNames, st) {
+				v = "(in data)"
 			}
+			m[v]++
 		}
-		s.setAside[status+": "+r.StatusReason]++
 	}
 	if r.FunctionIndex < 0 {
 		s.libraryFailures[r.FailureCode]++
 	}
+}
+
+// setAsideAt names the stage and status a set-aside row's reason belongs
+// to: the first stage that was unjudged or unavailable, else the first
+// one the user skipped.
+func setAsideAt(r analytics.Row, stages []string) string {
+	skipped := ""
+	for _, st := range stages {
+		switch v := r.Status(st); v {
+		case "unjudged", "unavailable":
+			return st + " " + v
+		case "skipped":
+			if skipped == "" {
+				skipped = st + " " + v
+			}
+		}
+	}
+	return skipped
 }
 
 // summaryJSON is the --json form of the summary.
@@ -56,7 +83,9 @@ type summaryJSON struct {
 	Reached  map[string]int64 `json:"reached"`
 	Failures map[string]int64 `json:"failures"`
 	SetAside map[string]int64 `json:"set_aside"`
-	Counts   analytics.Counts `json:"files"`
+	// Statuses counts each stage's status over all modules.
+	Statuses map[string]map[string]int64 `json:"statuses"`
+	Counts   analytics.Counts            `json:"files"`
 }
 
 // check verifies that every table adds up to its total.
@@ -77,6 +106,15 @@ func (s *summary) check(c analytics.Counts) error {
 	}
 	if passedAll := s.reached[s.last()]; stopped+passedAll != s.total {
 		return fmt.Errorf("summary refused: %d stopped + %d through every stage != %d modules", stopped, passedAll, s.total)
+	}
+	for st, m := range s.statuses {
+		var n int64
+		for _, v := range m {
+			n += v
+		}
+		if n != s.total {
+			return fmt.Errorf("summary refused: %s statuses add up to %d, not %d", st, n, s.total)
+		}
 	}
 	if err := c.Check(); err != nil {
 		return fmt.Errorf("summary refused: %w", err)
@@ -106,7 +144,7 @@ func (s *summary) print(w io.Writer, meta analytics.RunMeta, dir string, asJSON 
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		return enc.Encode(summaryJSON{RunID: meta.RunID, Dir: dir, Complete: meta.Complete, Modules: s.total,
-			Reached: reached, Failures: s.codes, SetAside: s.setAside, Counts: meta.Counts})
+			Reached: reached, Failures: s.codes, SetAside: s.setAside, Statuses: s.statuses, Counts: meta.Counts})
 	}
 	var b strings.Builder
 	state := "complete"
@@ -124,6 +162,18 @@ func (s *summary) print(w io.Writer, meta analytics.RunMeta, dir string, asJSON 
 	fmt.Fprintf(&b, "  %-40s %6d\n", "reached no stage", s.reached[""])
 	for _, st := range s.stages {
 		fmt.Fprintf(&b, "  %-40s %6d\n", "reached "+st+" (furthest)", s.reached[st])
+	}
+	b.WriteString("statuses by stage:\n")
+	for _, st := range s.stages {
+		var parts []string
+		for _, v := range sortedByCount(s.statuses[st]) {
+			name := v
+			if name == "" {
+				name = "absent"
+			}
+			parts = append(parts, fmt.Sprintf("%s %d", name, s.statuses[st][v]))
+		}
+		fmt.Fprintf(&b, "  %-10s %s\n", st, strings.Join(parts, ", "))
 	}
 	if len(s.codes) > 0 {
 		b.WriteString("failures (stage code):\n")

@@ -17,9 +17,9 @@ func TestSummaryRefusesTablesThatDoNotAddUp(t *testing.T) {
 		return s, analytics.Counts{FilesSeen: 2, LibrariesParsed: 2, Modules: 3, RefusedReasons: map[string]int64{}}
 	}
 	tests := []struct {
-		name   string
+		name    string
 		breakIt func(*summary, *analytics.Counts)
-		want   string
+		want    string
 	}{
 		{"adds up", func(*summary, *analytics.Counts) {}, ""},
 		{"reached", func(s *summary, _ *analytics.Counts) { s.reached["reader"]++ }, "stage reached"},

@@ -18,8 +18,9 @@ PACKAGES := llvm-19 llvm-19-dev spirv-tools spirv-headers mesa-vulkan-drivers li
 build:
 	$(GO) build -o bin/airpipe ./cmd/airpipe
 
-# The main job on the project's embedded sample corpus.
-run: build
+# The main job on the project's embedded sample corpus (the tools the later
+# stages use are installed first, as for the tests).
+run: deps build
 	./bin/airpipe run --out results testdata/sample
 
 deps:

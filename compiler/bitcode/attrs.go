@@ -60,17 +60,7 @@ type attrGroup struct {
 
 func (r *reader) readAttrGroups() *Error {
 	c := r.c
-	for {
-		kind, code, err := c.next()
-		if err != nil {
-			return err
-		}
-		switch kind {
-		case entryEnd:
-			return nil
-		case entryBlock:
-			return unknownBlock(c.r.pos, code)
-		}
+	return r.eachRecord(func(code uint64) *Error {
 		if code != 3 {
 			return unknownRecord(c.r.pos, paramAttrGroupID, code)
 		}
@@ -128,7 +118,8 @@ func (r *reader) readAttrGroups() *Error {
 		}
 		sortAttrs(g.attrs)
 		r.attrGrps[ops[0]] = g
-	}
+		return nil
+	})
 }
 
 // cstring reads a zero-terminated string of operands; n counts the terminator.
@@ -170,17 +161,7 @@ func sortAttrs(s air.AttrSet) {
 
 func (r *reader) readAttrLists() *Error {
 	c := r.c
-	for {
-		kind, code, err := c.next()
-		if err != nil {
-			return err
-		}
-		switch kind {
-		case entryEnd:
-			return nil
-		case entryBlock:
-			return unknownBlock(c.r.pos, code)
-		}
+	return r.eachRecord(func(code uint64) *Error {
 		if code != 2 {
 			return unknownRecord(c.r.pos, paramAttrID, code)
 		}
@@ -212,7 +193,8 @@ func (r *reader) readAttrLists() *Error {
 			}
 		}
 		r.attrLists = append(r.attrLists, l)
-	}
+		return nil
+	})
 }
 
 // attrList returns attribute list id (0 none, else index+1).

@@ -253,3 +253,25 @@ func (c *cursor) readBlockInfo() *Error {
 		}
 	}
 }
+
+// eachRecord reads the records of the current block, which may hold no
+// nested block, calling record with each record's code (its operands are
+// in r.c.ops) until the block ends. A nested block is refused by name.
+func (r *reader) eachRecord(record func(code uint64) *Error) *Error {
+	c := r.c
+	for {
+		kind, code, err := c.next()
+		if err != nil {
+			return err
+		}
+		switch kind {
+		case entryEnd:
+			return nil
+		case entryBlock:
+			return unknownBlock(c.r.pos, code)
+		}
+		if err := record(code); err != nil {
+			return err
+		}
+	}
+}

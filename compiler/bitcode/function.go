@@ -199,17 +199,7 @@ func (r *reader) add(fs *fnState, in air.Instruction) *Error {
 
 func (r *reader) readAttachments(fs *fnState) *Error {
 	c := r.c
-	for {
-		kind, code, err := c.next()
-		if err != nil {
-			return err
-		}
-		switch kind {
-		case entryEnd:
-			return nil
-		case entryBlock:
-			return unknownBlock(c.r.pos, code)
-		}
+	return r.eachRecord(func(code uint64) *Error {
 		if code != 11 {
 			return unknownRecord(c.r.pos, metadataAttachID, code)
 		}
@@ -220,7 +210,7 @@ func (r *reader) readAttachments(fs *fnState) *Error {
 				return err
 			}
 			fs.f.Attached = append(fs.f.Attached, att...)
-			continue
+			return nil
 		}
 		if ops[0] >= uint64(len(fs.insts)) {
 			return malformed(c.r.pos, "METADATA_ATTACHMENT", "instruction %d out of range", ops[0])
@@ -231,5 +221,6 @@ func (r *reader) readAttachments(fs *fnState) *Error {
 		}
 		b := fs.insts[ops[0]].Common()
 		b.Attached = append(b.Attached, att...)
-	}
+		return nil
+	})
 }

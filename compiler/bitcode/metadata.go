@@ -161,24 +161,15 @@ func (r *reader) mdKind() *Error {
 
 func (r *reader) readMDKinds() *Error {
 	c := r.c
-	for {
-		kind, code, err := c.next()
-		if err != nil {
-			return err
-		}
-		switch kind {
-		case entryEnd:
-			return nil
-		case entryBlock:
-			return unknownBlock(c.r.pos, code)
-		}
+	return r.eachRecord(func(code uint64) *Error {
 		if code != 6 {
 			return unknownRecord(c.r.pos, metadataKindID, code)
 		}
 		if err := r.mdKind(); err != nil {
 			return err
 		}
-	}
+		return nil
+	})
 }
 
 // mdValue makes a value-as-metadata from a type id and a value id.

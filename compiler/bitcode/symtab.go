@@ -6,17 +6,7 @@ import "github.com/airpipe/airpipe/compiler/air"
 // functions in modules without a string table.
 func (r *reader) readModuleVST() *Error {
 	c := r.c
-	for {
-		kind, code, err := c.next()
-		if err != nil {
-			return err
-		}
-		switch kind {
-		case entryEnd:
-			return nil
-		case entryBlock:
-			return unknownBlock(c.r.pos, code)
-		}
+	return r.eachRecord(func(code uint64) *Error {
 		ops := c.ops
 		switch code {
 		case 1, 3: // ENTRY [valueid, name...]; FNENTRY [valueid, offset, name...]
@@ -28,7 +18,7 @@ func (r *reader) readModuleVST() *Error {
 				return malformed(c.r.pos, recordName(valueSymtabID, code), "%d operands", len(ops))
 			}
 			if len(ops) == first {
-				continue // v2: names come from the string table
+				return nil // v2: names come from the string table
 			}
 			if ops[0] >= uint64(len(r.values)) {
 				return malformed(c.r.pos, recordName(valueSymtabID, code), "value id %d out of range", ops[0])
@@ -45,23 +35,14 @@ func (r *reader) readModuleVST() *Error {
 		default:
 			return unknownRecord(c.r.pos, valueSymtabID, code)
 		}
-	}
+		return nil
+	})
 }
 
 // readFunctionVST names a function's arguments, instructions and blocks.
 func (r *reader) readFunctionVST(fs *fnState) *Error {
 	c := r.c
-	for {
-		kind, code, err := c.next()
-		if err != nil {
-			return err
-		}
-		switch kind {
-		case entryEnd:
-			return nil
-		case entryBlock:
-			return unknownBlock(c.r.pos, code)
-		}
+	return r.eachRecord(func(code uint64) *Error {
 		ops := c.ops
 		if len(ops) < 1 {
 			return malformed(c.r.pos, recordName(valueSymtabID, code), "no operands")
@@ -92,5 +73,6 @@ func (r *reader) readFunctionVST(fs *fnState) *Error {
 		default:
 			return unknownRecord(c.r.pos, valueSymtabID, code)
 		}
-	}
+		return nil
+	})
 }

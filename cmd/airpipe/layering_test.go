@@ -1,0 +1,100 @@
+package main
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+const modulePath = "github.com/airpipe/airpipe/"
+
+// layerRules says, per package prefix, which of the project's packages and
+// which third-party modules it may import (ARCHITECTURE.md §2: cmd →
+// stages → {corpus, compiler, device}; pipeline and analytics know no
+// compiler internals). The first matching prefix applies.
+var layerRules = []struct {
+	prefix  string
+	project []string // allowed project package prefixes
+	third   []string // allowed third-party module prefixes
+}{
+	{"pipeline", []string{"pipeline"}, []string{"github.com/sourcegraph/conc"}},
+	{"analytics", []string{"analytics"}, []string{"github.com/parquet-go/"}},
+	{"compiler", []string{"compiler", "pipeline/proc"}, nil},
+	{"corpus", []string{"corpus", "pipeline/proc"}, nil},
+	{"device", []string{"device"}, []string{"github.com/ebitengine/purego"}},
+	{"stages", []string{"stages", "corpus", "compiler", "device", "pipeline", "analytics"}, nil},
+	{"cmd", []string{"stages", "corpus", "compiler", "device", "pipeline", "analytics"}, []string{"github.com/spf13/pflag", "github.com/cheggaaa/pb", "github.com/mattn/go-isatty"}},
+}
+
+// layerViolations lists the imports that break layerRules.
+func layerViolations(imports map[string][]string) []string {
+	var bad []string
+	for pkg, imps := range imports {
+		rel := strings.TrimPrefix(pkg, modulePath)
+		for _, rule := range layerRules {
+			if !strings.HasPrefix(rel, rule.prefix) {
+				continue
+			}
+			for _, imp := range imps {
+				if !strings.Contains(strings.SplitN(imp, "/", 2)[0], ".") {
+					continue // standard library
+				}
+				ok := false
+				if p, in := strings.CutPrefix(imp, modulePath); in {
+					for _, a := range rule.project {
+						ok = ok || p == a || strings.HasPrefix(p, a+"/")
+					}
+				} else {
+					for _, a := range rule.third {
+						ok = ok || strings.HasPrefix(imp, a)
+					}
+				}
+				if !ok {
+					bad = append(bad, rel+" imports "+imp)
+				}
+			}
+			break
+		}
+	}
+	return bad
+}
+
+// TestLayering checks the import direction of every package of the module
+// (non-test imports), with go list.
+func TestLayering(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}} {{join .Imports " "}}`, modulePath+"...").Output()
+	if err != nil {
+		t.Skipf("go list: %v", err)
+	}
+	imports := map[string][]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Fields(line)
+		imports[f[0]] = f[1:]
+	}
+	if len(imports) < 10 {
+		t.Fatalf("go list found only %d packages", len(imports))
+	}
+	for _, v := range layerViolations(imports) {
+		t.Error(v)
+	}
+}
+
+// TestLayeringCatchesViolations breaks the rules on purpose.
+func TestLayeringCatchesViolations(t *testing.T) {
+	tests := []map[string][]string{
+		{modulePath + "pipeline": {modulePath + "compiler/air"}},
+		{modulePath + "analytics": {modulePath + "stages"}},
+		{modulePath + "compiler/translate": {modulePath + "device"}},
+		{modulePath + "corpus/mtlb": {"github.com/spf13/pflag"}},
+		{modulePath + "device": {modulePath + "stages"}},
+		{modulePath + "stages": {modulePath + "cmd/airpipe"}},
+	}
+	for _, imports := range tests {
+		if len(layerViolations(imports)) != 1 {
+			t.Errorf("%v: violation not caught", imports)
+		}
+	}
+	if v := layerViolations(map[string][]string{modulePath + "stages": {"fmt", modulePath + "compiler/air"}}); len(v) != 0 {
+		t.Errorf("allowed imports refused: %v", v)
+	}
+}

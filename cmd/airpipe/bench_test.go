@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/airpipe/airpipe/corpus"
+	"github.com/airpipe/airpipe/corpus/corpustest"
 	"github.com/airpipe/airpipe/corpus/mtlb"
 )
 
@@ -17,32 +17,9 @@ import (
 // IPSW), so identical bitcode recurs across libraries as it does there.
 func generatedFirmware(b *testing.B) string {
 	b.Helper()
-	root := os.Getenv("AIRPIPE_CORPUS")
-	if root == "" {
-		b.Skip("AIRPIPE_CORPUS not set")
-	}
 	var mods [][]byte
-	seen := map[string]bool{}
-	err := corpus.Walk(b.Context(), []string{root}, func(e corpus.Entry) error {
-		data, err := os.ReadFile(e.Path)
-		if err != nil || len(data) < 4 || string(data[:4]) != mtlb.Magic {
-			return nil
-		}
-		lib, err := mtlb.Parse(data)
-		if err != nil {
-			return nil
-		}
-		for _, f := range lib.Functions {
-			raw, err := f.RawBitcode()
-			if err == nil && !seen[string(raw)] {
-				seen[string(raw)] = true
-				mods = append(mods, raw)
-			}
-		}
-		return nil
-	})
-	if err != nil || len(mods) == 0 {
-		b.Fatalf("no modules from the corpus: %v", err)
+	for _, f := range corpustest.Functions(b) {
+		mods = append(mods, f.Bitcode)
 	}
 	out := b.TempDir()
 	const libs, total = 134, 16841

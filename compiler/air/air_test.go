@@ -1,8 +1,6 @@
 package air_test
 
 import (
-	"crypto/sha256"
-	"encoding/binary"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -12,6 +10,7 @@ import (
 
 	"github.com/airpipe/airpipe/compiler/air"
 	"github.com/airpipe/airpipe/compiler/bitcode"
+	"github.com/airpipe/airpipe/corpus/corpustest"
 )
 
 func readFixture(t *testing.T, name string) *air.Module {
@@ -119,65 +118,32 @@ func TestFeaturesCallsNotDeclarations(t *testing.T) {
 // of the real corpus (AIRPIPE_CORPUS), counts them by stage, and runs
 // Verify on every module.
 func TestEntryPointsCorpus(t *testing.T) {
-	root := os.Getenv("AIRPIPE_CORPUS")
-	if root == "" {
-		t.Skip("AIRPIPE_CORPUS is not set: no real corpus to read")
-	}
-	if !filepath.IsAbs(root) {
-		root = filepath.Join("..", "..", root)
-	}
-	seen := map[[32]byte]bool{}
 	stages := map[air.Stage]int{}
 	unknown := map[string]int{}
 	mods := 0
-	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".metallib") {
-			return nil
-		}
-		b, err := os.ReadFile(p)
+	for _, f := range corpustest.Functions(t) {
+		m, err := bitcode.ReadModule(f.Bitcode)
 		if err != nil {
-			t.Fatal(err)
+			t.Errorf("%s!%s: %v", f.Library, f.Name, err)
+			continue
 		}
-		for i := 0; i+24 <= len(b); i++ {
-			if binary.LittleEndian.Uint32(b[i:]) != 0x0B17C0DE || binary.LittleEndian.Uint32(b[i+8:]) != 20 {
-				continue
-			}
-			size := int(binary.LittleEndian.Uint32(b[i+12:]))
-			if i+20+size > len(b) {
-				continue
-			}
-			mod := b[i : i+20+size]
-			h := sha256.Sum256(mod)
-			if seen[h] {
-				continue
-			}
-			seen[h] = true
-			m, err := bitcode.ReadModule(mod)
-			if err != nil {
-				continue
-			}
-			mods++
-			if err := air.Verify(m); err != nil {
-				t.Errorf("%s@%d: %v", p, i, err)
-			}
-			eps, err := air.EntryPoints(m)
-			if err != nil {
-				t.Errorf("%s@%d: %v", p, i, err)
-				continue
-			}
-			for _, ep := range eps {
-				stages[ep.Stage]++
-				for _, in := range ep.Inputs {
-					for _, u := range in.Unknown {
-						unknown[u]++
-					}
+		mods++
+		if err := air.Verify(m); err != nil {
+			t.Errorf("%s!%s: %v", f.Library, f.Name, err)
+		}
+		eps, err := air.EntryPoints(m)
+		if err != nil {
+			t.Errorf("%s!%s: %v", f.Library, f.Name, err)
+			continue
+		}
+		for _, ep := range eps {
+			stages[ep.Stage]++
+			for _, in := range ep.Inputs {
+				for _, u := range in.Unknown {
+					unknown[u]++
 				}
 			}
 		}
-		return nil
-	})
-	if mods == 0 {
-		t.Skipf("no modules under %s", root)
 	}
 	t.Logf("%d modules; entry points by stage: %v; unknown input keys: %v", mods, stages, unknown)
 }

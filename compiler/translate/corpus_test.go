@@ -1,15 +1,9 @@
 package translate
 
 import (
-	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/binary"
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -17,54 +11,16 @@ import (
 	"github.com/airpipe/airpipe/compiler/air"
 	"github.com/airpipe/airpipe/compiler/bitcode"
 	"github.com/airpipe/airpipe/compiler/spirv"
+	"github.com/airpipe/airpipe/corpus/corpustest"
 )
 
-// corpusModules returns every distinct bitcode module in the corpus's
-// metallibs, found by the LLVM wrapper magic 0x0B17C0DE whose header states
-// the bitcode's offset and size.
+// corpusModules returns every distinct module of the real corpus
+// (AIRPIPE_CORPUS), as raw bitcode.
 func corpusModules(t testing.TB) [][]byte {
 	t.Helper()
-	root := os.Getenv("AIRPIPE_CORPUS")
-	if root == "" {
-		t.Skip("AIRPIPE_CORPUS is not set: no real corpus to translate")
-	}
-	seen := map[[32]byte]bool{}
 	var mods [][]byte
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".metallib") {
-			return err
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		magic := []byte{0xDE, 0xC0, 0x17, 0x0B}
-		for i := 0; i+20 <= len(data); i++ {
-			j := bytes.Index(data[i:], magic)
-			if j < 0 {
-				break
-			}
-			i += j
-			if i+20 > len(data) {
-				break
-			}
-			off := uint64(binary.LittleEndian.Uint32(data[i+8:]))
-			size := uint64(binary.LittleEndian.Uint32(data[i+12:]))
-			end := uint64(i) + off + size
-			if off < 20 || end > uint64(len(data)) {
-				continue
-			}
-			bc := data[i:end]
-			h := sha256.Sum256(bc)
-			if !seen[h] {
-				seen[h] = true
-				mods = append(mods, bc)
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
+	for _, f := range corpustest.Functions(t) {
+		mods = append(mods, f.Bitcode)
 	}
 	return mods
 }

@@ -70,6 +70,7 @@ type physical struct {
 	api         uint32
 	extensions  map[string]bool
 	queueFamily uint32
+	graphics    bool // the queue family also draws
 	memory      vk.PhysicalDeviceMemoryProperties
 }
 
@@ -141,6 +142,7 @@ func newPhysical(in *instance, h uintptr, index int) (*physical, error) {
 	for i, q := range qs[:*n] {
 		if q.QueueFlags&vk.QueueComputeBit != 0 && q.QueueCount > 0 {
 			p.queueFamily = uint32(i)
+			p.graphics = q.QueueFlags&vk.QueueGraphicsBit != 0
 			p.facts.TimestampValidBits = q.TimestampValidBits
 			found = true
 			break

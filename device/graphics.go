@@ -171,6 +171,7 @@ type graphicsDesc struct {
 	bindings             []spirvBinding
 	push                 bool
 	formats              []Format
+	masks                []uint32 // per attachment colour write mask; nil: all components
 }
 
 func (d *logical) newGraphicsPipeline(g graphicsDesc, capture bool) (_ *computePipeline, err error) {
@@ -236,6 +237,9 @@ func (d *logical) newGraphicsPipeline(g graphicsDesc, capture bool) (_ *computeP
 	formats := vk.NewArray[uint32](a, max(len(g.formats), 1))
 	for i, f := range g.formats {
 		blends[i].ColorWriteMask = vk.ColorComponentAll
+		if i < len(g.masks) {
+			blends[i].ColorWriteMask = g.masks[i]
+		}
 		formats[i] = uint32(f)
 	}
 	cb := vk.New[vk.PipelineColorBlendStateCreateInfo](a)

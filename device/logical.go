@@ -14,6 +14,7 @@ type logical struct {
 	phys    *physical
 	handle  uintptr
 	fns     vk.DeviceFns
+	draw    vk.DrawFns // image and drawing functions (draw.go)
 	queue   uintptr
 	queueMu sync.Mutex
 
@@ -115,6 +116,9 @@ func openLogical(p *physical) (*logical, error) {
 	}
 	d := &logical{phys: p, handle: *h}
 	vk.LoadFns(&d.fns, func(name string) uintptr {
+		return vk.Call(in.fns.GetDeviceProcAddr, d.handle, a.CString(name))
+	})
+	vk.LoadFns(&d.draw, func(name string) uintptr {
 		return vk.Call(in.fns.GetDeviceProcAddr, d.handle, a.CString(name))
 	})
 	d.execStats = execF.ptr != nil && *u32(execF, offExecutableInfo) != 0 && d.fns.GetPipelineExecutableStatisticsKHR != 0

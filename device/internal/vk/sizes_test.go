@@ -16,6 +16,14 @@ func TestSizes(t *testing.T) {
 		want uintptr
 	}{
 		{"ApplicationInfo", unsafe.Sizeof(ApplicationInfo{}), 48},
+		{"ImageCreateInfo", unsafe.Sizeof(ImageCreateInfo{}), 88},
+		{"ImageViewCreateInfo", unsafe.Sizeof(ImageViewCreateInfo{}), 80},
+		{"ImageMemoryBarrier", unsafe.Sizeof(ImageMemoryBarrier{}), 72},
+		{"RenderingAttachmentInfo", unsafe.Sizeof(RenderingAttachmentInfo{}), 72},
+		{"RenderingInfo", unsafe.Sizeof(RenderingInfo{}), 72},
+		{"Viewport", unsafe.Sizeof(Viewport{}), 24},
+		{"BufferImageCopy", unsafe.Sizeof(BufferImageCopy{}), 56},
+		{"Rect2D", unsafe.Sizeof(Rect2D{}), 16},
 		{"InstanceCreateInfo", unsafe.Sizeof(InstanceCreateInfo{}), 64},
 		{"PhysicalDeviceLimits", unsafe.Sizeof(PhysicalDeviceLimits{}), 504},
 		{"PhysicalDeviceProperties", unsafe.Sizeof(PhysicalDeviceProperties{}), 824},

@@ -1,0 +1,344 @@
+package device
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/airpipe/airpipe/device/internal/vk"
+)
+
+// DrawTarget is one colour attachment of a draw, at the location of its index in DrawArgs.Targets.
+type DrawTarget struct {
+	// Format is the attachment's format; FormatUndefined leaves the location without one.
+	Format Format
+	// Mask is the colour write mask (bit c: component c); 0 writes every component. Components
+	// the shader's output lacks must be left out: Vulkan leaves them undefined otherwise.
+	Mask uint32
+	// Clear is what the attachment holds before the draw: VkClearColorValue's four 32-bit
+	// words, read as the format's numeric type (float, int or uint).
+	Clear [4]uint32
+}
+
+// DrawArgs are one full-screen draw of a fragment shader.
+type DrawArgs struct {
+	// Width and Height are the render targets' size in pixels (each 1..256).
+	Width, Height uint32
+	// Targets are the colour attachments, by location.
+	Targets []DrawTarget
+	// Inputs are, by location, the 32-bit words (one per component) every vertex gives the
+	// fragment input there; every input the shader reads must have one.
+	Inputs map[uint32][]uint32
+	// Bindings bind the shader's storage and uniform buffers.
+	Bindings []Binding
+}
+
+// texelSize is the bytes per pixel of the formats Draw reads back.
+var texelSize = map[Format]int{
+	98: 4, 99: 4, 100: 4, 101: 8, 102: 8, 103: 8, 104: 12, 105: 12, 106: 12,
+	FormatR32G32B32A32Uint: 16, FormatR32G32B32A32Sint: 16, FormatR32G32B32A32Sfloat: 16,
+	FormatR8G8B8A8Unorm: 4, FormatB8G8R8A8Unorm: 4, FormatR16G16B16A16Sfloat: 8,
+}
+
+// drawImage is one attachment's image, memory, view and readback buffer.
+type drawImage struct {
+	image, memory, view uint64
+	readback            *Buffer
+	size                int
+}
+
+// Draw draws the fragment entry point entry of frag once over every pixel of Width×Height
+// render targets and returns, per target, its pixels after the draw (row-major, tightly packed;
+// nil for a location without an attachment). A generated vertex shader (fullScreenVertex)
+// draws one triangle covering the viewport (z 0.5, w 1, so FragCoord is (x+0.5, y+0.5, 0.5, 1))
+// and gives each fragment input its constant from Inputs. The attachments start as their
+// Clear value, are rendered with dynamic rendering, and are copied to host-visible buffers.
+//
+// Misuse is an *ArgumentError; a device without a graphics queue or dynamic rendering wraps
+// ErrUnavailable; a driver refusal is a *DriverError. When the context ends first, the
+// device may still be drawing: the attachments are then left allocated.
+func (d *Device) Draw(ctx context.Context, frag []byte, entry string, x DrawArgs) ([][]byte, error) {
+	if err := d.Err(); err != nil {
+		return nil, err
+	}
+	ld := d.dev
+	begin, end := ld.draw.CmdBeginRendering, ld.draw.CmdEndRendering
+	if begin == 0 || end == 0 {
+		begin, end = ld.draw.CmdBeginRenderingKHR, ld.draw.CmdEndRenderingKHR
+	}
+	switch {
+	case !ld.phys.graphics:
+		return nil, fmt.Errorf("%w: %s: the queue family airpipe uses cannot draw", ErrUnavailable, ld.phys.facts.Name)
+	case begin == 0 || end == 0 || ld.draw.CmdDraw == 0 || ld.draw.CreateImage == 0:
+		return nil, fmt.Errorf("%w: %s: no dynamic rendering", ErrUnavailable, ld.phys.facts.Name)
+	case x.Width < 1 || x.Height < 1 || x.Width > 256 || x.Height > 256:
+		return nil, argErr("Draw", -1, "%d×%d pixels: each side must be 1..256", x.Width, x.Height)
+	case len(x.Targets) > 8:
+		return nil, argErr("Draw", -1, "%d colour targets: at most 8", len(x.Targets))
+	}
+	fm, err := parseSPIRV(frag)
+	if err != nil {
+		return nil, err
+	}
+	fe, ok := fm.entry(execModelFragment, entry)
+	if !ok {
+		return nil, argErr("Draw", -1, "module has no Fragment entry point %q", entry)
+	}
+	if fm.pushConstants {
+		return nil, argErr("Draw", -1, "the fragment shader has push constants, which Draw does not give")
+	}
+	for _, b := range fm.bindings {
+		if b.Type != vk.DescriptorTypeStorageBuffer && b.Type != vk.DescriptorTypeUniformBuffer || b.Count != 1 {
+			return nil, argErr("Draw", -1, "set %d binding %d: descriptor type %d (count %d) is not supported; only single storage and uniform buffers are", b.Set, b.Binding, b.Type, b.Count)
+		}
+		if findBinding(x.Bindings, b) < 0 {
+			return nil, argErr("Draw", -1, "set %d binding %d is not bound", b.Set, b.Binding)
+		}
+	}
+	for i, b := range x.Bindings {
+		if !d.live(b.Buffer) {
+			return nil, argErr("Draw", i, "buffer is not a live buffer of this device")
+		}
+		if b.Offset < 0 || b.Offset >= b.Buffer.size || b.Offset%d.Align() != 0 {
+			return nil, argErr("Draw", i, "offset %d: must lie in the %d-byte buffer and be a multiple of %d", b.Offset, b.Buffer.size, d.Align())
+		}
+	}
+	formats := make([]Format, len(x.Targets))
+	masks := make([]uint32, len(x.Targets))
+	for i, t := range x.Targets {
+		if t.Format != FormatUndefined && texelSize[t.Format] == 0 {
+			return nil, argErr("Draw", i, "target format %d cannot be read back", t.Format)
+		}
+		formats[i], masks[i] = t.Format, t.Mask
+		if masks[i] == 0 {
+			masks[i] = vk.ColorComponentAll
+		}
+	}
+	vert, err := fullScreenVertex(fm, fe, x.Inputs)
+	if err != nil {
+		return nil, argErr("Draw", -1, "vertex shader for fragment %q: %v", entry, err)
+	}
+	if err := d.enter(); err != nil {
+		return nil, err
+	}
+	p, err := ld.newGraphicsPipeline(graphicsDesc{vert: vert, vertEntry: "main", frag: fm.words, fragEntry: fe.Name,
+		bindings: fm.bindings, formats: formats, masks: masks}, false)
+	if err != nil {
+		d.leave()
+		return nil, err
+	}
+	imgs := make([]*drawImage, len(x.Targets))
+	release := func() {
+		for _, im := range imgs {
+			if im != nil {
+				ld.destroyImage(im)
+			}
+		}
+		p.destroy()
+	}
+	for i, t := range x.Targets {
+		if t.Format == FormatUndefined {
+			continue
+		}
+		im, err := d.newDrawImage(t.Format, x.Width, x.Height)
+		if im != nil {
+			imgs[i] = im
+		}
+		if err != nil {
+			release()
+			d.leave()
+			return nil, err
+		}
+	}
+	d.leave()
+	v, err := d.Submit(func(enc *Encoder, _ any, _ uint64) error {
+		return d.recordDraw(enc, p, fm.bindings, imgs, x, begin, end)
+	}, nil)
+	if err == nil {
+		err = d.Wait(ctx, v)
+	}
+	if err != nil {
+		if ctx.Err() == nil && !errors.Is(err, ErrLost) {
+			release()
+		}
+		return nil, err
+	}
+	out := make([][]byte, len(x.Targets))
+	for i, im := range imgs {
+		if im != nil {
+			out[i] = append([]byte(nil), im.readback.Bytes()[:im.size]...)
+		}
+	}
+	release()
+	return out, nil
+}
+
+// newDrawImage makes a w×h colour attachment of format f, its view and its readback buffer.
+// On failure it returns what it made so far (for destroyImage).
+func (d *Device) newDrawImage(f Format, w, h uint32) (*drawImage, error) {
+	ld := d.dev
+	a := vk.GetArena()
+	defer vk.PutArena(a)
+	im := &drawImage{size: int(w) * int(h) * texelSize[f]}
+	ci := vk.New[vk.ImageCreateInfo](a)
+	ci.SType = vk.StructureTypeImageCreateInfo
+	ci.ImageType = vk.ImageType2D
+	ci.Format = uint32(f)
+	ci.Extent = vk.Extent3D{Width: w, Height: h, Depth: 1}
+	ci.MipLevels, ci.ArrayLayers, ci.Samples = 1, 1, vk.SampleCount1
+	ci.Tiling = vk.ImageTilingOptimal
+	ci.Usage = vk.ImageUsageColorAttach | vk.ImageUsageTransferSrc
+	out := vk.New[uint64](a)
+	if err := check("vkCreateImage", vk.CallResult(ld.draw.CreateImage, ld.handle, vk.Addr(ci), 0, vk.Addr(out))); err != nil {
+		return im, err
+	}
+	im.image = *out
+	req := vk.New[vk.MemoryRequirements](a)
+	vk.Call(ld.draw.GetImageMemoryRequirements, ld.handle, uintptr(im.image), vk.Addr(req))
+	mt, ok := ld.memoryType(req.MemoryTypeBits, 0)
+	if !ok {
+		return im, fmt.Errorf("device: %s has no memory type for a %d-format image", ld.phys.facts.Name, f)
+	}
+	ai := vk.New[vk.MemoryAllocateInfo](a)
+	ai.SType = vk.StructureTypeMemoryAllocateInfo
+	ai.AllocationSize = req.Size
+	ai.MemoryTypeIndex = mt
+	if err := check("vkAllocateMemory", vk.CallResult(ld.fns.AllocateMemory, ld.handle, vk.Addr(ai), 0, vk.Addr(out))); err != nil {
+		return im, err
+	}
+	im.memory = *out
+	if err := check("vkBindImageMemory", vk.CallResult(ld.draw.BindImageMemory, ld.handle, uintptr(im.image), uintptr(im.memory), 0)); err != nil {
+		return im, err
+	}
+	vi := vk.New[vk.ImageViewCreateInfo](a)
+	vi.SType = vk.StructureTypeImageViewCreateInfo
+	vi.Image = im.image
+	vi.ViewType = vk.ImageViewType2D
+	vi.Format = uint32(f)
+	vi.SubresourceRange = colorRange()
+	if err := check("vkCreateImageView", vk.CallResult(ld.draw.CreateImageView, ld.handle, vk.Addr(vi), 0, vk.Addr(out))); err != nil {
+		return im, err
+	}
+	im.view = *out
+	b, err := d.newBuffer(int64(im.size))
+	if err != nil {
+		return im, err
+	}
+	im.readback = b
+	return im, nil
+}
+
+func colorRange() vk.ImageSubresourceRange {
+	return vk.ImageSubresourceRange{AspectMask: vk.ImageAspectColor, LevelCount: 1, LayerCount: 1}
+}
+
+// destroyImage frees what newDrawImage made.
+func (ld *logical) destroyImage(im *drawImage) {
+	if im.readback != nil {
+		im.readback.destroy()
+	}
+	if im.view != 0 {
+		vk.Call(ld.draw.DestroyImageView, ld.handle, uintptr(im.view), 0)
+	}
+	if im.image != 0 {
+		vk.Call(ld.draw.DestroyImage, ld.handle, uintptr(im.image), 0)
+	}
+	if im.memory != 0 {
+		vk.Call(ld.fns.FreeMemory, ld.handle, uintptr(im.memory), 0)
+	}
+}
+
+// imageBarrier records a layout transition of every image in imgs.
+func imageBarrier(ld *logical, cmd uintptr, imgs []*drawImage, srcStage, dstStage, srcAccess, dstAccess, from, to uint32) {
+	a := vk.GetArena()
+	defer vk.PutArena(a)
+	var live []*drawImage
+	for _, im := range imgs {
+		if im != nil {
+			live = append(live, im)
+		}
+	}
+	if len(live) == 0 {
+		return
+	}
+	bs := vk.NewArray[vk.ImageMemoryBarrier](a, len(live))
+	for i, im := range live {
+		bs[i] = vk.ImageMemoryBarrier{SType: vk.StructureTypeImageMemoryBarrier, SrcAccessMask: srcAccess, DstAccessMask: dstAccess,
+			OldLayout: from, NewLayout: to, SrcQueueFamilyIndex: vk.QueueFamilyIgnored, DstQueueFamilyIndex: vk.QueueFamilyIgnored,
+			Image: im.image, SubresourceRange: colorRange()}
+	}
+	vk.Call(ld.fns.CmdPipelineBarrier, cmd, uintptr(srcStage), uintptr(dstStage), 0, 0, 0, 0, 0, uintptr(len(bs)), vk.SliceAddr(bs))
+}
+
+// recordDraw records the draw and the copies of its attachments into the open command buffer.
+func (d *Device) recordDraw(enc *Encoder, p *computePipeline, bindings []spirvBinding, imgs []*drawImage, x DrawArgs, begin, end uintptr) error {
+	cmd, err := enc.CommandBuffer()
+	if err != nil {
+		return err
+	}
+	ld := d.dev
+	s := d.open
+	a := vk.GetArena()
+	defer vk.PutArena(a)
+	sets := vk.NewArray[uint64](a, max(len(p.setLayouts), 1))
+	for i, l := range p.setLayouts {
+		set, err := s.allocSet(l)
+		if err != nil {
+			return err
+		}
+		sets[i] = set
+	}
+	for _, b := range bindings {
+		bb := x.Bindings[findBinding(x.Bindings, b)]
+		ld.writeBuffer(sets[b.Set], b.Binding, b.Type, bb.Buffer.buffer, uint64(bb.Offset))
+		s.keep = append(s.keep, bb.Buffer)
+	}
+	computeBarrier(ld, cmd)
+	imageBarrier(ld, cmd, imgs, vk.PipelineStageTopOfPipe, vk.PipelineStageColorAttachmentOutput, 0, vk.AccessColorAttachmentWrite,
+		vk.ImageLayoutUndefined, vk.ImageLayoutColorAttach)
+	atts := vk.NewArray[vk.RenderingAttachmentInfo](a, max(len(x.Targets), 1))
+	for i, t := range x.Targets {
+		atts[i] = vk.RenderingAttachmentInfo{SType: vk.StructureTypeRenderingAttachmentInfo}
+		if imgs[i] == nil {
+			continue
+		}
+		atts[i].ImageView = imgs[i].view
+		atts[i].ImageLayout = vk.ImageLayoutColorAttach
+		atts[i].LoadOp = vk.AttachmentLoadOpClear
+		atts[i].StoreOp = vk.AttachmentStoreOpStore
+		atts[i].ClearValue = t.Clear
+	}
+	ri := vk.New[vk.RenderingInfo](a)
+	ri.SType = vk.StructureTypeRenderingInfo
+	ri.RenderArea = vk.Rect2D{Width: x.Width, Height: x.Height}
+	ri.LayerCount = 1
+	ri.ColorAttachmentCount = uint32(len(x.Targets))
+	ri.PColorAttachments = vk.SliceAddr(atts)
+	vk.Call(begin, cmd, vk.Addr(ri))
+	vk.Call(ld.fns.CmdBindPipeline, cmd, vk.PipelineBindPointGraphics, uintptr(p.pipeline))
+	if len(p.setLayouts) > 0 {
+		vk.Call(ld.fns.CmdBindDescriptorSets, cmd, vk.PipelineBindPointGraphics, uintptr(p.layout), 0, uintptr(len(p.setLayouts)), vk.SliceAddr(sets), 0, 0)
+	}
+	vp := vk.New[vk.Viewport](a)
+	*vp = vk.Viewport{Width: float32(x.Width), Height: float32(x.Height), MaxDepth: 1}
+	vk.Call(ld.draw.CmdSetViewport, cmd, 0, 1, vk.Addr(vp))
+	sc := vk.New[vk.Rect2D](a)
+	*sc = ri.RenderArea
+	vk.Call(ld.draw.CmdSetScissor, cmd, 0, 1, vk.Addr(sc))
+	vk.Call(ld.draw.CmdDraw, cmd, 3, 1, 0, 0)
+	vk.Call(end, cmd)
+	imageBarrier(ld, cmd, imgs, vk.PipelineStageColorAttachmentOutput, vk.PipelineStageTransfer, vk.AccessColorAttachmentWrite, vk.AccessTransferRead,
+		vk.ImageLayoutColorAttach, vk.ImageLayoutTransferSrc)
+	for _, im := range imgs {
+		if im == nil {
+			continue
+		}
+		r := vk.New[vk.BufferImageCopy](a)
+		r.ImageSubresource = [4]uint32{vk.ImageAspectColor, 0, 0, 1}
+		r.ImageExtent = vk.Extent3D{Width: x.Width, Height: x.Height, Depth: 1}
+		vk.Call(ld.draw.CmdCopyImageToBuffer, cmd, uintptr(im.image), vk.ImageLayoutTransferSrc, uintptr(im.readback.buffer), 1, vk.Addr(r))
+	}
+	barrier(ld, cmd, vk.PipelineStageTransfer|vk.PipelineStageFragmentShader, vk.PipelineStageHost,
+		vk.AccessTransferWrite|vk.AccessShaderWrite, vk.AccessHostRead)
+	return nil
+}

@@ -23,14 +23,16 @@ type Cache interface {
 }
 
 // cacheable reports whether results may be reused by a later run: outcomes
-// that depend on the moment (a timeout, a crash, a cancelled run, a tool or
-// device absent) are recomputed every time.
+// that depend on the moment (a timeout, a crash, a cancelled run) and the
+// user's exclusions are recomputed every time. An unavailable tool or
+// device is cached: the salt holds the tools' and devices' versions (and
+// "absent"), so installing one changes every key.
 func cacheable(results []Result) bool {
 	for _, r := range results {
 		switch {
 		case r.Code == CodeTimeout, r.Code == CodeCrash, r.Code == CodeCancelled:
 			return false
-		case r.Status == Unavailable, r.Status == Skipped:
+		case r.Status == Skipped:
 			return false
 		}
 	}

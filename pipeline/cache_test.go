@@ -84,7 +84,7 @@ func TestCacheableRefusesTransientOutcomes(t *testing.T) {
 		{Fail(CodeTimeout, "", ""), false},
 		{Fail(CodeCrash, "", ""), false},
 		{Result{Status: NotRun, Code: CodeCancelled}, false},
-		{Unavailablef("no GPU"), false},
+		{Unavailablef("no GPU"), true},
 		{Result{Status: Skipped, Message: "excluded"}, false},
 	}
 	for _, tc := range tests {

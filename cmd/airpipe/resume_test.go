@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -203,9 +204,13 @@ func TestWarmRerunSameRows(t *testing.T) {
 	root := bigCorpus(t, 10)
 	cache := t.TempDir()
 	var sets [2][]string
+	var reused [2]summaryJSON
 	for i := range 2 {
 		out := t.TempDir()
-		runOK(t, "run", "--out", out, "--progress", "none", "--cache", cache, root)
+		stdout := runOK(t, "run", "--out", out, "--progress", "none", "--json", "--cache", cache, root)
+		if err := json.Unmarshal([]byte(stdout), &reused[i]); err != nil {
+			t.Fatal(err)
+		}
 		_, rows, err := analytics.ReadRun(onlyRun(t, out))
 		if err != nil {
 			t.Fatal(err)
@@ -214,5 +219,9 @@ func TestWarmRerunSameRows(t *testing.T) {
 	}
 	if strings.Join(sets[0], "\n") != strings.Join(sets[1], "\n") {
 		t.Error("warm rerun rows differ from the cold run")
+	}
+	// Cold: the 4 distinct modules ran; warm: no module did stage work.
+	if reused[0].Reused != reused[0].Modules-4 || reused[1].Reused != reused[1].Modules {
+		t.Errorf("reused: cold %d of %d, warm %d of %d", reused[0].Reused, reused[0].Modules, reused[1].Reused, reused[1].Modules)
 	}
 }

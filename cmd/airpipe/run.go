@@ -322,10 +322,13 @@ func executeRun(ctx context.Context, o runOptions, plan runPlan, stdout, stderr 
 			return x
 		},
 		Key: stages.Key, Stages: plan.list, Jobs: o.jobs, Timeout: o.timeout, Cache: cache,
-		CacheSalt: fingerprint(meta.ToolVersions),
+		CacheSalt: fingerprint(meta.ToolVersions) + "device=" + o.device,
 		Sink: func(d pipeline.Done[*stages.Module]) error {
 			row := stages.Record(info, d)
 			sum.add(row)
+			if d.Cached || d.Shared {
+				sum.reused++
+			}
 			if writeErr != nil {
 				return writeErr
 			}

@@ -22,6 +22,9 @@ type summary struct {
 	libraryFailures map[string]int64 // failure code of library-level rows
 	// statuses counts each stage's status column ("" = not in the run).
 	statuses map[string]map[string]int64
+	// reused counts modules whose shared stages were not run again: taken
+	// from the cache or from an identical module of this run.
+	reused int64
 }
 
 func newSummary(stages []string) *summary {
@@ -76,10 +79,13 @@ func setAsideAt(r analytics.Row, stages []string) string {
 
 // summaryJSON is the --json form of the summary.
 type summaryJSON struct {
-	RunID    string           `json:"run_id"`
-	Dir      string           `json:"dir"`
-	Complete bool             `json:"complete"`
-	Modules  int64            `json:"modules"`
+	RunID    string `json:"run_id"`
+	Dir      string `json:"dir"`
+	Complete bool   `json:"complete"`
+	Modules  int64  `json:"modules"`
+	// Reused counts modules whose shared stages came from the cache or
+	// from an identical module of this run (no stage work done for them).
+	Reused   int64            `json:"reused"`
 	Reached  map[string]int64 `json:"reached"`
 	Failures map[string]int64 `json:"failures"`
 	SetAside map[string]int64 `json:"set_aside"`
@@ -143,7 +149,7 @@ func (s *summary) print(w io.Writer, meta analytics.RunMeta, dir string, asJSON 
 		}
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
-		return enc.Encode(summaryJSON{RunID: meta.RunID, Dir: dir, Complete: meta.Complete, Modules: s.total,
+		return enc.Encode(summaryJSON{RunID: meta.RunID, Dir: dir, Complete: meta.Complete, Modules: s.total, Reused: s.reused,
 			Reached: reached, Failures: s.codes, SetAside: s.setAside, Statuses: s.statuses, Counts: meta.Counts})
 	}
 	var b strings.Builder
@@ -158,7 +164,7 @@ func (s *summary) print(w io.Writer, meta analytics.RunMeta, dir string, asJSON 
 	for _, r := range sortedKeys(c.RefusedReasons) {
 		fmt.Fprintf(&b, "  refused %-40s %6d\n", r, c.RefusedReasons[r])
 	}
-	fmt.Fprintf(&b, "modules: %d\n", s.total)
+	fmt.Fprintf(&b, "modules: %d (%d reused the stage work of an identical module or the cache)\n", s.total, s.reused)
 	fmt.Fprintf(&b, "  %-40s %6d\n", "reached no stage", s.reached[""])
 	for _, st := range s.stages {
 		fmt.Fprintf(&b, "  %-40s %6d\n", "reached "+st+" (furthest)", s.reached[st])

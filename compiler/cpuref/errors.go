@@ -49,6 +49,11 @@ const (
 	// KindMalformed: the module's entry-point metadata is not what AIR
 	// writes (the reference cannot tell which argument is which).
 	KindMalformed = "malformed"
+	// KindDiscard: a fragment function that can discard its pixel.
+	KindDiscard = "discard"
+	// KindDerivative: a fragment function taking screen-space derivatives
+	// (dfdx, dfdy, fwidth), which depend on neighbouring pixels.
+	KindDerivative = "derivative"
 )
 
 // NotJudgeableError says why the reference cannot give an answer for a

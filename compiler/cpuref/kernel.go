@@ -18,6 +18,17 @@ type Kernel struct {
 	// DenormsDisabled is the module's air.compile.denorms_disable: the
 	// reference then flushes denormals to zero, as Metal does.
 	DenormsDisabled bool
+	// Stage is "fragment" for a fragment function, "" for a compute kernel.
+	Stage string `json:",omitempty"`
+	// Return is a fragment function's LLVM return type.
+	Return string `json:",omitempty"`
+	// Targets are a fragment function's render targets, in output order.
+	Targets []RenderTarget `json:",omitempty"`
+	// Inputs are a fragment function's varyings with their constants.
+	Inputs []Input `json:",omitempty"`
+	// WritesDepth is set when a fragment function also returns air.depth,
+	// which is not compared (the draw has no depth attachment).
+	WritesDepth bool `json:",omitempty"`
 }
 
 // Buffer is one air.buffer argument.
@@ -84,8 +95,11 @@ func inspect(t *textModule, entry string) (*Kernel, error) {
 	if err != nil {
 		return nil, err
 	}
+	if stage == "air.fragment" {
+		return inspectFragment(t, entry, node)
+	}
 	if stage != "air.kernel" {
-		return nil, notJudgeable(KindNotKernel, strings.TrimPrefix(stage, "air."), "a %s function: the reference runs compute kernels only (no rasteriser to give it varyings)", strings.TrimPrefix(stage, "air."))
+		return nil, notJudgeable(KindNotKernel, strings.TrimPrefix(stage, "air."), "a %s function: the reference runs compute kernels and fragment functions only", strings.TrimPrefix(stage, "air."))
 	}
 	fn, err := t.defined(entry)
 	if err != nil {

@@ -60,7 +60,7 @@ func rewrite(t *textModule, k *Kernel) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if !strings.HasPrefix(linkage.ReplaceAllString(t.lines[fn.Line], ""), "void ") {
+	if k.Stage == "" && !strings.HasPrefix(linkage.ReplaceAllString(t.lines[fn.Line], ""), "void ") {
 		return "", notJudgeable(KindMalformed, "return type", "kernel @%s does not return void", k.Name)
 	}
 	var b strings.Builder
@@ -91,7 +91,11 @@ func rewrite(t *textModule, k *Kernel) (string, error) {
 	if strings.Contains(all, "@airpipe_atomic(") {
 		b.WriteString("declare void @airpipe_atomic(ptr addrspace(1))\n")
 	}
-	b.WriteString(wrapper(k))
+	if k.Stage == "fragment" {
+		b.WriteString(fragmentWrapper(k))
+	} else {
+		b.WriteString(wrapper(k))
+	}
 	return b.String(), nil
 }
 

@@ -2,6 +2,7 @@ package cpuref
 
 import (
 	"context"
+	"encoding/binary"
 	_ "embed"
 	"errors"
 	"fmt"
@@ -122,6 +123,15 @@ func Pattern(index int, size int64) []byte {
 	return b
 }
 
+// ClearTarget is a w×h render target holding Clear in every pixel.
+func ClearTarget(w, h int) []byte {
+	b := make([]byte, w*h*TexelSize)
+	for i := 0; i < len(b); i += 4 {
+		binary.LittleEndian.PutUint32(b[i:], Clear[i/4%4])
+	}
+	return b
+}
+
 // Disassemble returns llvm-dis-19's text of bitcode.
 func Disassemble(ctx context.Context, bitcode []byte, timeout time.Duration) (string, error) {
 	out, err := proc.Run(ctx, proc.Spec{Path: "llvm-dis-19", Args: []string{"-o", "-", "-"}, Stdin: bitcode, Timeout: timeout, MaxOutput: 64 << 20})
@@ -164,6 +174,9 @@ func RunText(ctx context.Context, ll, entry string, opts Options) (*Result, erro
 	}
 	if opts.Grid == (Grid{}) {
 		opts.Grid = GridFor(k.Dimensions())
+		if k.Stage == "fragment" {
+			opts.Grid = DefaultGrid()
+		}
 	}
 	for k := range 3 {
 		if opts.Grid.Groups[k] < 1 || opts.Grid.Threads[k] < 1 {
@@ -185,6 +198,13 @@ func RunText(ctx context.Context, ll, entry string, opts Options) (*Result, erro
 			return nil, notJudgeable(KindArgument, "buffer sizes", "the buffers come to more than %d bytes", MaxTotalBufferSize)
 		}
 		res.Inputs = append(res.Inputs, Data{Index: b.Index, Bytes: Pattern(b.Index, size)})
+	}
+	size := opts.Grid.Size()
+	if k.Stage == "fragment" && size[2] != 1 {
+		return nil, fmt.Errorf("cpuref: grid %+v: a fragment function is drawn over a flat grid", opts.Grid)
+	}
+	for _, rt := range k.Targets {
+		res.Inputs = append(res.Inputs, Data{Index: RenderTargetBase + rt.Index, Bytes: ClearTarget(int(size[0]), int(size[1]))})
 	}
 	dir := opts.WorkDir
 	if dir == "" {

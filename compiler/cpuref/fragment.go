@@ -1,0 +1,376 @@
+package cpuref
+
+import (
+	"fmt"
+	"math"
+	"strings"
+)
+
+// RenderTargetBase is the harness buffer index of render target 0: render target n of a
+// fragment function is the reference's "buffer" RenderTargetBase+n (Metal buffers are 0..30),
+// W×H pixels of TexelSize bytes, row-major.
+const RenderTargetBase = 32
+
+// TexelSize is the bytes per pixel of a render target: four 32-bit components, whatever the
+// output's type. A half output is widened to float and an 8- or 16-bit integer to 32 bits (the
+// SPIR-V interface is 32-bit, compiler/translate/ABI.md); components the output lacks keep the
+// clear value.
+const TexelSize = 16
+
+// Clear is the value every render target holds before the draw, per component: finite floats
+// read as float, distinctive words read as integers, so an untouched pixel shows.
+var Clear = [4]uint32{0x7f7f7f7f, 0x7e7e7e7e, 0x7d7d7d7d, 0x7c7c7c7c}
+
+// RenderTarget is one air.render_target output of a fragment function.
+type RenderTarget struct {
+	// Index is the Metal colour attachment index (air.render_target n).
+	Index int
+	// Field is the output's field in the returned struct, -1 when the function returns it alone.
+	Field int
+	// Type is its LLVM type (<4 x float>, half, <2 x i16> ...).
+	Type string
+	// Kind is 'f' (float or half), 'i' (signed integer) or 'u' (unsigned integer).
+	Kind byte
+	// Components is 1..4.
+	Components int
+}
+
+// Input is one air.fragment_input of a fragment function and the constant every pixel reads
+// from it (the reference's choice, a pattern independent of the pixel).
+type Input struct {
+	// Param is the parameter's position; Name is its AIR varying key ("generated(5color)").
+	Param int
+	Name  string
+	// Type is its LLVM type; Kind and Components as for RenderTarget.
+	Type       string
+	Kind       byte
+	Components int
+	// Words are the value's 32-bit interface words, one per component: a float as float,
+	// a half widened to float, an integer sign- or zero-extended.
+	Words []uint32
+}
+
+// inputValue is the constant of component c of the i-th fragment input: k = 4i+c gives
+// ±(3k+2)/8 for floats (exact in half and float) and ±(3k+1) for integers (exact in i8),
+// alternating in sign, positive for unsigned.
+func inputValue(i, c int, kind byte) uint32 {
+	k := 4*i + c
+	sign := 1 - 2*(k%2)
+	switch kind {
+	case 'f':
+		return math.Float32bits(float32(sign) * float32(3*k+2) / 8)
+	case 'i':
+		return uint32(int32(sign * (3*k + 1)))
+	}
+	return uint32(3*k + 1)
+}
+
+// kindOf reads the numeric kind of an AIR varying or output from its LLVM type and Metal type
+// name (air.arg_type_name), and its component count.
+func kindOf(ty, typeName string) (byte, int, bool) {
+	n := 1
+	if strings.HasPrefix(ty, "<") {
+		if _, err := fmt.Sscanf(vecLen(ty), "%d", &n); err != nil {
+			return 0, 0, false
+		}
+	}
+	if n < 1 || n > 4 {
+		return 0, 0, false
+	}
+	switch elem(ty) {
+	case "float", "half":
+		return 'f', n, true
+	case "i8", "i16", "i32":
+		if strings.HasPrefix(typeName, "u") {
+			return 'u', n, true
+		}
+		return 'i', n, true
+	}
+	return 0, 0, false
+}
+
+// keyString finds the string after key among metadata operands.
+func keyString(ops []string, key string) string {
+	for i := 0; i+1 < len(ops); i++ {
+		if s, _ := mdString(ops[i]); s == key {
+			v, _ := mdString(ops[i+1])
+			return v
+		}
+	}
+	return ""
+}
+
+// fragmentOps are the air.* operations a fragment function may call that the reference
+// cannot imitate, and why: each has a Kind of its own.
+var fragmentOps = []struct{ prefix, kind, reason string }{
+	{"air.discard_fragment", KindDiscard, "the shader can discard the pixel; the draw and the reference would then disagree only about which pixels exist"},
+	{"air.dfdx", KindDerivative, "a screen-space derivative: it depends on the neighbouring pixels of a quad, which a serial per-pixel run has not computed"},
+	{"air.dfdy", KindDerivative, "a screen-space derivative: it depends on the neighbouring pixels of a quad, which a serial per-pixel run has not computed"},
+	{"air.fwidth", KindDerivative, "a screen-space derivative: it depends on the neighbouring pixels of a quad, which a serial per-pixel run has not computed"},
+}
+
+// inspectFragment reads a fragment function's interface: its render targets, varyings,
+// position and buffers. What the reference cannot give it is a *NotJudgeableError.
+func inspectFragment(t *textModule, entry string, node []string) (*Kernel, error) {
+	for _, l := range t.lines {
+		if !strings.HasPrefix(l, "declare ") {
+			continue
+		}
+		for _, op := range fragmentOps {
+			if strings.Contains(l, "@"+op.prefix) {
+				return nil, notJudgeable(op.kind, op.prefix, "%s", op.reason)
+			}
+		}
+	}
+	fn, err := t.defined(entry)
+	if err != nil {
+		return nil, err
+	}
+	if len(node) < 3 {
+		return nil, fmt.Errorf("cpuref: entry node of @%s has %d operands, want 3", entry, len(node))
+	}
+	k := &Kernel{Name: entry, Stage: "fragment", Return: defineReturnType(t.lines[fn.Line])}
+	for _, op := range t.named["air.compile_options"] {
+		if s, _ := mdString(first(t.md[op])); s == "air.compile.denorms_disable" {
+			k.DenormsDisabled = true
+		}
+	}
+	outs := t.md[node[1]]
+	fields := []string{k.Return}
+	if strings.HasPrefix(k.Return, "{") || strings.HasPrefix(k.Return, "<{") {
+		inner := strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(k.Return, "<"), "{"), ">")
+		fields = splitTop(strings.TrimSuffix(strings.TrimSpace(inner), "}"))
+	} else if k.Return == "void" {
+		fields = nil
+	}
+	if len(fields) != len(outs) {
+		return nil, fmt.Errorf("cpuref: @%s returns %s (%d fields) but declares %d outputs", entry, k.Return, len(fields), len(outs))
+	}
+	for i, ref := range outs {
+		o := t.md[ref]
+		role, _ := mdString(first(o))
+		switch role {
+		case "air.render_target":
+			if len(o) < 3 {
+				return nil, fmt.Errorf("cpuref: render target node %s of @%s is too short", ref, entry)
+			}
+			n, ok1 := mdInt(o[1])
+			idx, ok2 := mdInt(o[2])
+			if !ok1 || !ok2 || n < 0 || n > 7 {
+				return nil, fmt.Errorf("cpuref: render target node %s of @%s: index %q", ref, entry, o[1])
+			}
+			if idx != 0 {
+				return nil, notJudgeable(KindArgument, "dual-source render target", "render target %d index %d: dual-source blending, which the draw does not set up", n, idx)
+			}
+			kind, comps, ok := kindOf(fields[i], keyString(o, "air.arg_type_name"))
+			if !ok {
+				return nil, notJudgeable(KindArgument, "render target "+fields[i], "render target %d of type %s, which the draw cannot read back", n, fields[i])
+			}
+			field := i
+			if len(fields) == 1 && !strings.Contains(k.Return, "{") {
+				field = -1
+			}
+			for _, r := range k.Targets {
+				if r.Index == int(n) {
+					return nil, fmt.Errorf("cpuref: @%s writes render target %d twice", entry, n)
+				}
+			}
+			k.Targets = append(k.Targets, RenderTarget{Index: int(n), Field: field, Type: fields[i], Kind: kind, Components: comps})
+		case "air.depth":
+			k.WritesDepth = true
+		default:
+			return nil, notJudgeable(KindArgument, "output "+role, "an output of role %s (it can remove the pixel or change what is stored), which the draw does not reproduce", role)
+		}
+	}
+	k.Params = make([]Param, len(fn.Params))
+	for i, ty := range fn.Params {
+		k.Params[i] = Param{Type: ty}
+	}
+	seen := map[int]bool{}
+	for _, ref := range t.md[node[2]] {
+		arg := t.md[ref]
+		if len(arg) < 2 {
+			return nil, fmt.Errorf("cpuref: argument node %s of @%s is too short", ref, entry)
+		}
+		n, ok := mdInt(arg[0])
+		if !ok || n < 0 || int(n) >= len(k.Params) {
+			return nil, fmt.Errorf("cpuref: argument node %s of @%s names parameter %q of %d", ref, entry, arg[0], len(k.Params))
+		}
+		role, _ := mdString(arg[1])
+		p := &k.Params[n]
+		p.Role = role
+		seen[int(n)] = true
+		switch role {
+		case "air.buffer":
+			b, err := bufferOf(arg[2:], p.Type)
+			if err != nil {
+				return nil, fmt.Errorf("cpuref: @%s parameter %d: %w", entry, n, err)
+			}
+			for _, o := range k.Buffers {
+				if o.Index == b.Index {
+					return nil, fmt.Errorf("cpuref: @%s: two parameters are buffer %d", entry, b.Index)
+				}
+			}
+			p.Buffer = b.Index
+			k.Buffers = append(k.Buffers, b)
+		case "air.fragment_input":
+			name, _ := mdString(first(arg[2:]))
+			kind, comps, ok := kindOf(p.Type, keyString(arg, "air.arg_type_name"))
+			if !ok {
+				return nil, notJudgeable(KindArgument, "fragment input "+p.Type, "a fragment input of type %s, which the draw cannot give a constant", p.Type)
+			}
+			in := Input{Param: int(n), Name: name, Type: p.Type, Kind: kind, Components: comps}
+			for c := range comps {
+				in.Words = append(in.Words, inputValue(len(k.Inputs), c, kind))
+			}
+			k.Inputs = append(k.Inputs, in)
+		case "air.position":
+			if p.Type != "<4 x float>" {
+				return nil, notJudgeable(KindArgument, "air.position "+p.Type, "a position of type %s", p.Type)
+			}
+		case "air.texture", "air.sampler":
+			return nil, notJudgeable(KindTexture, role, "a %s argument: the reference has no texture to give it", strings.TrimPrefix(role, "air."))
+		default:
+			return nil, notJudgeable(KindArgument, role, "a fragment argument of role %s, which the reference cannot supply", role)
+		}
+	}
+	for i, p := range k.Params {
+		if !seen[i] {
+			return nil, notJudgeable(KindArgument, "unannotated "+p.Type, "parameter %d (%s) has no AIR role", i, p.Type)
+		}
+	}
+	return k, nil
+}
+
+// defineReturnType reads the return type off a define line.
+func defineReturnType(line string) string {
+	s := strings.TrimPrefix(line, "define ")
+	for {
+		s = strings.TrimSpace(s)
+		if strings.HasPrefix(s, "<") || strings.HasPrefix(s, "{") {
+			if e := matching(s, 0); e > 0 {
+				return s[:e+1]
+			}
+			return s
+		}
+		tok, rest, _ := strings.Cut(s, " ")
+		switch {
+		case tok == "void" || tok == "float" || tok == "half" || tok == "double" || len(tok) > 1 && tok[0] == 'i' && strings.Trim(tok[1:], "0123456789") == "":
+			return tok
+		case strings.HasPrefix(tok, "@") || tok == "":
+			return ""
+		}
+		s = rest
+	}
+}
+
+// halfBits converts a float exactly representable as a normal half (the input pattern's
+// values are) to its bits.
+func halfBits(f float32) uint16 {
+	b := math.Float32bits(f)
+	sign := uint16(b>>16) & 0x8000
+	if b&0x7fffffff == 0 {
+		return sign
+	}
+	exp := int(b>>23&0xff) - 127 + 15
+	return sign | uint16(exp)<<10 | uint16(b>>13&0x3ff)
+}
+
+// constant is the LLVM constant of component c of input in (its AIR type).
+func (in Input) constant(c int) string {
+	e := elem(in.Type)
+	w := in.Words[c]
+	switch e {
+	case "float":
+		return fmt.Sprintf("float 0x%016X", math.Float64bits(float64(math.Float32frombits(w))))
+	case "half":
+		return fmt.Sprintf("half 0xH%04X", halfBits(math.Float32frombits(w)))
+	}
+	return fmt.Sprintf("%s %d", e, int32(w))
+}
+
+// fragmentWrapper is airpipe_thread for a fragment function: the pixel (x, y) is the thread's
+// grid position (ids 0, 1), the width the grid's (id 15). It builds the arguments — buffers,
+// the position (x+0.5, y+0.5, 0.5, 1), each input's constant — calls the function and stores
+// each render target's components, widened to 32 bits, at pixel y·W+x of its buffer.
+func fragmentWrapper(k *Kernel) string {
+	var b strings.Builder
+	b.WriteString("\ndefine void @airpipe_thread(ptr %bufs, ptr %ids) {\nentry:\n")
+	b.WriteString("  %px = load i32, ptr %ids\n  %pyp = getelementptr i32, ptr %ids, i64 1\n  %py = load i32, ptr %pyp\n")
+	b.WriteString("  %pwp = getelementptr i32, ptr %ids, i64 15\n  %pw = load i32, ptr %pwp\n")
+	b.WriteString("  %prow = mul i32 %py, %pw\n  %pix32 = add i32 %prow, %px\n  %pix = zext i32 %pix32 to i64\n  %pixoff = mul i64 %pix, 16\n")
+	var args []string
+	for i, p := range k.Params {
+		v := fmt.Sprintf("%%arg%d", i)
+		switch p.Role {
+		case "air.buffer":
+			fmt.Fprintf(&b, "  %%bp%d = getelementptr ptr, ptr %%bufs, i64 %d\n  %%b%d = load ptr, ptr %%bp%d\n", i, p.Buffer, i, i)
+			if p.Type == "ptr" {
+				fmt.Fprintf(&b, "  %s = getelementptr i8, ptr %%b%d, i64 0\n", v, i)
+			} else {
+				fmt.Fprintf(&b, "  %s = addrspacecast ptr %%b%d to %s\n", v, i, p.Type)
+			}
+		case "air.position":
+			b.WriteString("  %fx0 = uitofp i32 %px to float\n  %fx = fadd float %fx0, 5.000000e-01\n")
+			b.WriteString("  %fy0 = uitofp i32 %py to float\n  %fy = fadd float %fy0, 5.000000e-01\n")
+			fmt.Fprintf(&b, "  %%pos%d_0 = insertelement <4 x float> <float 0.0, float 0.0, float 5.000000e-01, float 1.000000e+00>, float %%fx, i32 0\n", i)
+			fmt.Fprintf(&b, "  %s = insertelement <4 x float> %%pos%d_0, float %%fy, i32 1\n", v, i)
+		case "air.fragment_input":
+			for _, in := range k.Inputs {
+				if in.Param != i {
+					continue
+				}
+				if !strings.HasPrefix(in.Type, "<") {
+					fmt.Fprintf(&b, "  %s = bitcast %s to %s\n", v, in.constant(0), in.Type)
+					break
+				}
+				var cs []string
+				for c := range in.Components {
+					cs = append(cs, in.constant(c))
+				}
+				fmt.Fprintf(&b, "  %s = bitcast %s <%s> to %s\n", v, in.Type, strings.Join(cs, ", "), in.Type)
+			}
+		}
+		args = append(args, p.Type+" "+v)
+	}
+	call := fmt.Sprintf("call %s @%q(%s)", k.Return, k.Name, strings.Join(args, ", "))
+	if k.Return == "void" {
+		fmt.Fprintf(&b, "  %s\n", call)
+	} else {
+		fmt.Fprintf(&b, "  %%ret = %s\n", call)
+	}
+	for j, rt := range k.Targets {
+		fmt.Fprintf(&b, "  %%rtp%d = getelementptr ptr, ptr %%bufs, i64 %d\n  %%rt%d = load ptr, ptr %%rtp%d\n", j, RenderTargetBase+rt.Index, j, j)
+		fmt.Fprintf(&b, "  %%rtb%d = getelementptr i8, ptr %%rt%d, i64 %%pixoff\n", j, j)
+		o := "%ret"
+		if rt.Field >= 0 {
+			o = fmt.Sprintf("%%o%d", j)
+			fmt.Fprintf(&b, "  %s = extractvalue %s %%ret, %d\n", o, k.Return, rt.Field)
+		}
+		e := elem(rt.Type)
+		for c := range rt.Components {
+			x := o
+			if strings.HasPrefix(rt.Type, "<") {
+				x = fmt.Sprintf("%%e%d_%d", j, c)
+				fmt.Fprintf(&b, "  %s = extractelement %s %s, i32 %d\n", x, rt.Type, o, c)
+			}
+			st := "i32"
+			switch {
+			case e == "half":
+				fmt.Fprintf(&b, "  %%w%d_%d = fpext half %s to float\n", j, c, x)
+				x, st = fmt.Sprintf("%%w%d_%d", j, c), "float"
+			case e == "float":
+				st = "float"
+			case e != "i32" && rt.Kind == 'u':
+				fmt.Fprintf(&b, "  %%w%d_%d = zext %s %s to i32\n", j, c, e, x)
+				x = fmt.Sprintf("%%w%d_%d", j, c)
+			case e != "i32":
+				fmt.Fprintf(&b, "  %%w%d_%d = sext %s %s to i32\n", j, c, e, x)
+				x = fmt.Sprintf("%%w%d_%d", j, c)
+			}
+			fmt.Fprintf(&b, "  %%sp%d_%d = getelementptr i8, ptr %%rtb%d, i64 %d\n  store %s %s, ptr %%sp%d_%d, align 4\n", j, c, j, 4*c, st, x, j, c)
+		}
+	}
+	b.WriteString("  ret void\n}\n")
+	return b.String()
+}

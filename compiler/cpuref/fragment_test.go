@@ -1,0 +1,86 @@
+package cpuref
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"math"
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestFragment runs the fragment fixture over 4×4 pixels and checks every word of both written
+// render targets against answers computed here from the chosen input constants, the pixel
+// centres and the buffer's pattern.
+func TestFragment(t *testing.T) {
+	needTools(t)
+	ll, err := os.ReadFile("testdata/fragment.ll")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(context.Background(), assemble(t, string(ll)), "frag", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := res.Kernel
+	if k.Stage != "fragment" || len(k.Targets) != 2 || len(k.Inputs) != 2 || k.Inputs[0].Name != "generated(1h)" {
+		t.Fatalf("interface: %+v", k)
+	}
+	h := math.Float32frombits(k.Inputs[0].Words[0])
+	s := int32(k.Inputs[1].Words[0])
+	if h != 0.25 || s != 13 {
+		t.Fatalf("input constants %g, %d; want 0.25 (k=0: 2/8) and 13 (k=4: 3·4+1)", h, s)
+	}
+	buf0 := int32(binary.LittleEndian.Uint32(Pattern(0, 4)))
+	outs := map[int][]byte{}
+	for _, o := range res.Outputs {
+		outs[o.Index] = o.Bytes
+	}
+	if _, ok := outs[RenderTargetBase+1]; ok {
+		t.Error("render target 1, which the function does not write, was given a buffer")
+	}
+	for y := range 4 {
+		for x := range 4 {
+			p := (y*4 + x) * TexelSize
+			want0 := []uint32{math.Float32bits(0.25 + float32(x) + 0.5), math.Float32bits(float32(y) + 0.5), 0, math.Float32bits(1)}
+			want2 := []uint32{uint32(s), uint32(buf0), Clear[2], Clear[3]}
+			for c := range 4 {
+				if got := binary.LittleEndian.Uint32(outs[RenderTargetBase][p+4*c:]); got != want0[c] {
+					t.Errorf("target 0 pixel (%d,%d)[%d] = %#x, want %#x", x, y, c, got, want0[c])
+				}
+				if got := binary.LittleEndian.Uint32(outs[RenderTargetBase+2][p+4*c:]); got != want2[c] {
+					t.Errorf("target 2 pixel (%d,%d)[%d] = %#x, want %#x", x, y, c, got, want2[c])
+				}
+			}
+		}
+	}
+}
+
+// TestFragmentNotJudgeable breaks the fixture in the ways the reference must refuse.
+func TestFragmentNotJudgeable(t *testing.T) {
+	needTools(t)
+	b, err := os.ReadFile("testdata/fragment.ll")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ll := string(b)
+	for _, c := range []struct{ name, old, new, kind string }{
+		{"discard", "define <{", "declare void @air.discard_fragment()\ndefine <{", KindDiscard},
+		{"derivative", "define <{", "declare float @air.dfdx.f32(float)\ndefine <{", KindDerivative},
+		{"front facing", `!"air.position", !"air.center"`, `!"air.front_facing", !"air.center"`, KindArgument},
+		{"sample mask", `!3 = !{!"air.render_target", i32 2, i32 0, !"air.arg_type_name", !"int2"}`, `!3 = !{!"air.sample_mask", !"air.arg_type_name", !"uint"}`, KindArgument},
+		{"texture", `!"air.buffer", !"air.location_index"`, `!"air.texture", !"air.location_index"`, KindTexture},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if !strings.Contains(ll, c.old) {
+				t.Fatalf("fixture lacks %q", c.old)
+			}
+			_, err := Run(context.Background(), assemble(t, strings.Replace(ll, c.old, c.new, 1)), "frag", Options{})
+			var nj *NotJudgeableError
+			if !errors.As(err, &nj) || nj.Kind != c.kind {
+				t.Fatalf("got %v, want not judgeable (%s)", err, c.kind)
+			}
+		})
+	}
+}

@@ -2,8 +2,8 @@ package cpuref
 
 import (
 	"context"
-	"encoding/binary"
 	_ "embed"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"os"

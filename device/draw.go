@@ -342,3 +342,50 @@ func (d *Device) recordDraw(enc *Encoder, p *computePipeline, bindings []spirvBi
 		vk.AccessTransferWrite|vk.AccessShaderWrite, vk.AccessHostRead)
 	return nil
 }
+
+// FragmentTargets gives, per colour output location of the fragment entry point entry, the
+// target Draw reads it through: a four-component 32-bit format of the output's numeric type
+// (float, signed or unsigned) and a write mask of the output's components, so that the others
+// keep their clear value. Locations without an output get FormatUndefined. Outputs must be
+// 32-bit scalars or vectors, as airpipe's translation writes them (ABI.md).
+func FragmentTargets(spirv []byte, entry string) ([]DrawTarget, error) {
+	m, err := parseSPIRV(spirv)
+	if err != nil {
+		return nil, err
+	}
+	e, ok := m.entry(execModelFragment, entry)
+	if !ok {
+		return nil, argErr("FragmentTargets", -1, "module has no Fragment entry point %q", entry)
+	}
+	var out []DrawTarget
+	for _, v := range m.ioVars(e, scOutput) {
+		t := m.types[v.Type]
+		n := uint32(1)
+		if len(t) >= 4 && t[0]&0xffff == opTypeVector {
+			n, t = t[3], m.types[t[2]]
+		}
+		var f Format
+		switch {
+		case len(t) >= 3 && t[0]&0xffff == opTypeFloat && t[2] == 32:
+			f = FormatR32G32B32A32Sfloat
+		case len(t) >= 4 && t[0]&0xffff == opTypeInt && t[2] == 32 && t[3] == 1:
+			f = FormatR32G32B32A32Sint
+		case len(t) >= 4 && t[0]&0xffff == opTypeInt && t[2] == 32:
+			f = FormatR32G32B32A32Uint
+		}
+		if f == FormatUndefined || n < 1 || n > 4 {
+			return nil, argErr("FragmentTargets", -1, "output location %d: type %%%d is not a 32-bit scalar or vector of up to 4", v.Location, v.Type)
+		}
+		if v.Location >= 8 {
+			return nil, argErr("FragmentTargets", -1, "output location %d: beyond 8 colour attachments", v.Location)
+		}
+		if _, dual := m.decorations[v.ID][decIndex]; dual {
+			return nil, argErr("FragmentTargets", -1, "output location %d has an Index (dual-source blending)", v.Location)
+		}
+		for len(out) <= int(v.Location) {
+			out = append(out, DrawTarget{})
+		}
+		out[v.Location] = DrawTarget{Format: f, Mask: 1<<n - 1}
+	}
+	return out, nil
+}

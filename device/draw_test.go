@@ -24,8 +24,8 @@ func TestDraw(t *testing.T) {
 	clear := [4]uint32{0x7f7f7f7f, 0x7e7e7e7e, 0x7d7d7d7d, 0x7c7c7c7c}
 	in0 := []float32{1.5, -2.25, 3.125, 0.75}
 	x := DrawArgs{Width: 4, Height: 4,
-		Targets: []DrawTarget{{Format: FormatR32G32B32A32Sfloat, Clear: clear}, {Format: FormatR32G32B32A32Uint, Mask: 0x3, Clear: clear}},
-		Inputs: map[uint32][]uint32{0: {f32bits(in0[0]), f32bits(in0[1]), f32bits(in0[2]), f32bits(in0[3])}, 1: {7, 13}},
+		Targets:  []DrawTarget{{Format: FormatR32G32B32A32Sfloat, Clear: clear}, {Format: FormatR32G32B32A32Uint, Mask: 0x3, Clear: clear}},
+		Inputs:   map[uint32][]uint32{0: {f32bits(in0[0]), f32bits(in0[1]), f32bits(in0[2]), f32bits(in0[3])}, 1: {7, 13}},
 		Bindings: []Binding{{Set: 0, Binding: 0, Buffer: buf}}}
 	out, err := d.Draw(context.Background(), frag, "main", x)
 	if errors.Is(err, ErrUnavailable) {
@@ -71,5 +71,19 @@ func TestDraw(t *testing.T) {
 	}
 	if err := d.Err(); err != nil {
 		t.Fatalf("misuse lost the device: %v", err)
+	}
+}
+
+func TestFragmentTargets(t *testing.T) {
+	got, err := FragmentTargets(assemble(t, "drawfrag"), "main")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []DrawTarget{{Format: FormatR32G32B32A32Sfloat, Mask: 0xf}, {Format: FormatR32G32B32A32Uint, Mask: 0x3}}
+	if len(got) != len(want) || got[0] != want[0] || got[1] != want[1] {
+		t.Fatalf("got %+v, want %+v", got, want)
+	}
+	if _, err := FragmentTargets(assemble(t, "drawfrag"), "nope"); !errors.Is(err, ErrInvalidArgument) {
+		t.Errorf("missing entry: %v", err)
 	}
 }

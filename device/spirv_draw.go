@@ -10,6 +10,7 @@ const (
 	opSelect             = 169
 	opIEqual             = 170
 	builtInVertexIndex   = 42
+	decIndex             = 32
 )
 
 // fullScreenVertex writes a vertex shader "main" for drawing the fragment entry fe of frag

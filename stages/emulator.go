@@ -18,7 +18,7 @@ import (
 )
 
 // emulatorVersion changes whenever the emulator stage's verdicts change.
-const emulatorVersion = "1"
+const emulatorVersion = "2"
 
 // Emulator codes (append-only; documented in docs/codes.md).
 const (
@@ -137,8 +137,8 @@ func (e *emulator) run(ctx context.Context, m *Module) pipeline.Result {
 		return pipeline.Fail(CodeEmulatorNoTranslation, "translate", "no SPIR-V: the translate stage was replaced by an exec stage, which leaves only files")
 	}
 	refl := m.Translation.Reflection
-	if refl.Stage != "kernel" {
-		r := pipeline.UnjudgedBecause(refl.Stage + " execution not implemented: the emulator runs compute kernels only")
+	if refl.Stage != "kernel" && refl.Stage != "fragment" {
+		r := pipeline.UnjudgedBecause(refl.Stage + " execution not implemented: the emulator runs compute kernels and fragment shaders only")
 		r.Code, r.Detail = CodeEmulatorNotImplemented, refl.Stage
 		return r
 	}
@@ -165,9 +165,12 @@ func (e *emulator) run(ctx context.Context, m *Module) pipeline.Result {
 		r.Code, r.Detail = CodeEmulatorNoReference, "reference-error"
 		return r
 	}
-	if !anyWritable(ref.Kernel) {
-		r := pipeline.UnjudgedBecause("the kernel has no buffer it may write: nothing to compare")
+	if !anyWritable(ref.Kernel) && len(ref.Kernel.Targets) == 0 {
+		r := pipeline.UnjudgedBecause("the shader has no buffer it may write and no render target: nothing to compare")
 		r.Code, r.Detail = CodeEmulatorWritesNothing, "no writable buffer"
+		if refl.Stage == "fragment" {
+			r.Detail = "no render target or writable buffer"
+		}
 		return r
 	}
 	if r, ok := checkInterface(refl.Bindings, ref.Kernel); !ok {
@@ -175,6 +178,13 @@ func (e *emulator) run(ctx context.Context, m *Module) pipeline.Result {
 	}
 	q := emuRequest{Device: e.opts.Device, Name: m.SHA256, Entry: m.Translation.Entry, SPIRV: m.Translation.SPIRV,
 		Grid: ref.Grid, Buffers: ref.Inputs, Kernel: ref.Kernel}
+	if refl.Stage == "fragment" {
+		dq, r, ok := drawRequestFor(refl, ref, m.Translation.SPIRV)
+		if !ok {
+			return r
+		}
+		q.Draw = dq
+	}
 	start = time.Now()
 	var rep emuReply
 	if len(e.opts.ChildArgv) > 0 {
@@ -213,6 +223,12 @@ func (e *emulator) run(ctx context.Context, m *Module) pipeline.Result {
 	r.Data["device_ms"] = strconv.FormatInt(devTime.Milliseconds(), 10)
 	g := ref.Grid
 	r.Data["grid"] = fmt.Sprintf("%dx%dx%d groups of %dx%dx%d", g.Groups[0], g.Groups[1], g.Groups[2], g.Threads[0], g.Threads[1], g.Threads[2])
+	if q.Draw != nil {
+		r.Data["grid"] = fmt.Sprintf("%dx%d pixels", q.Draw.Width, q.Draw.Height)
+		if ref.Kernel.WritesDepth {
+			r.Data["depth"] = "not compared (no depth attachment)"
+		}
+	}
 	return r
 }
 
@@ -229,12 +245,16 @@ func anyWritable(k *cpuref.Kernel) bool {
 // returns every buffer's bytes afterwards, by Metal index (a buffer the
 // SPIR-V does not bind keeps its input). On failure it returns nil and the
 // result to report.
-func dispatch(ctx context.Context, dev *device.Device, spirv []byte, entry string, ref *cpuref.Result) (map[int][]byte, pipeline.Result) {
-	p, err := dev.LoadPipeline(spirv, entry)
-	if err != nil {
-		return nil, driverResult("vkCreateComputePipelines", err)
+func dispatch(ctx context.Context, dev *device.Device, spirv []byte, entry string, ref *cpuref.Result, dq *drawRequest) (map[int][]byte, pipeline.Result) {
+	var p *device.Pipeline
+	if dq == nil {
+		var err error
+		p, err = dev.LoadPipeline(spirv, entry)
+		if err != nil {
+			return nil, driverResult("vkCreateComputePipelines", err)
+		}
+		defer p.Unload()
 	}
-	defer p.Unload()
 	// Buffers are freed only once the work is known to be done: after a
 	// timeout the device may still be writing them.
 	var bufs []*device.Buffer
@@ -252,7 +272,9 @@ func dispatch(ctx context.Context, dev *device.Device, spirv []byte, entry strin
 	}
 	got := map[int][]byte{}
 	for i, b := range inputs {
-		got[i] = b
+		if i < cpuref.RenderTargetBase {
+			got[i] = b
+		}
 	}
 	var binds []device.Binding
 	for _, b := range bindingsOf(ref) {
@@ -266,10 +288,18 @@ func dispatch(ctx context.Context, dev *device.Device, spirv []byte, entry strin
 		copy(buf.Bytes(), data)
 		binds = append(binds, device.Binding{Set: 0, Binding: uint32(b), Buffer: buf})
 	}
-	x := device.DispatchArgs{Groups: ref.Grid.Groups, Threads: ref.Grid.Threads, Bindings: binds}
-	err = dev.Run(ctx, p, x)
+	var err error
+	var targets [][]byte
+	if dq == nil {
+		err = dev.Run(ctx, p, device.DispatchArgs{Groups: ref.Grid.Groups, Threads: ref.Grid.Threads, Bindings: binds})
+	} else {
+		targets, err = dev.Draw(ctx, spirv, entry, device.DrawArgs{Width: dq.Width, Height: dq.Height, Targets: dq.Targets, Inputs: dq.Inputs, Bindings: binds})
+	}
 	done = err == nil || ctx.Err() == nil && !errors.Is(err, device.ErrLost)
 	if err != nil {
+		if errors.Is(err, device.ErrUnavailable) {
+			return nil, pipeline.Unavailablef(err.Error())
+		}
 		var le *device.LimitError
 		if errors.As(err, &le) {
 			r := pipeline.UnjudgedBecause(err.Error())
@@ -277,7 +307,7 @@ func dispatch(ctx context.Context, dev *device.Device, spirv []byte, entry strin
 			return nil, r
 		}
 		if errors.Is(err, device.ErrInvalidArgument) {
-			return nil, pipeline.Fail(CodeEmulatorInterface, "dispatch", err.Error())
+			return nil, pipeline.Fail(CodeEmulatorInterface, map[bool]string{true: "dispatch", false: "draw"}[dq == nil], err.Error())
 		}
 		if errors.Is(err, device.ErrLost) {
 			return nil, pipeline.Fail(CodeEmulatorDeviceLost, entry, err.Error())
@@ -289,6 +319,11 @@ func dispatch(ctx context.Context, dev *device.Device, spirv []byte, entry strin
 	}
 	for _, b := range binds {
 		got[int(b.Binding)] = append([]byte(nil), b.Buffer.Bytes()[:len(inputs[int(b.Binding)])]...)
+	}
+	for n, t := range targets {
+		if t != nil {
+			got[cpuref.RenderTargetBase+n] = t
+		}
 	}
 	return got, pipeline.Result{}
 }
@@ -335,6 +370,11 @@ func compare(ref *cpuref.Result, got map[int][]byte) pipeline.Result {
 	for i, want := range ref.Outputs {
 		in := ref.Inputs[i].Bytes
 		have := got[want.Index]
+		if want.Index >= cpuref.RenderTargetBase && have == nil {
+			n := want.Index - cpuref.RenderTargetBase
+			return pipeline.Fail(CodeEmulatorMismatch, fmt.Sprintf("render target %d", n),
+				fmt.Sprintf("the AIR function writes render target %d; the SPIR-V has no colour output at location %d", n, n))
+		}
 		for w := 0; w*4 < len(want.Bytes); w++ {
 			a, b, c := word(want.Bytes, w), word(have, w), word(in, w)
 			words++
@@ -342,7 +382,13 @@ func compare(ref *cpuref.Result, got map[int][]byte) pipeline.Result {
 				changed++
 			}
 			if a != b {
-				return pipeline.Fail(CodeEmulatorMismatch, fmt.Sprintf("buffer %d word %d", want.Index, w),
+				where := fmt.Sprintf("buffer %d word %d", want.Index, w)
+				if n := want.Index - cpuref.RenderTargetBase; n >= 0 {
+					width := int(ref.Grid.Size()[0])
+					px := w / (cpuref.TexelSize / 4)
+					where = fmt.Sprintf("render target %d pixel (%d,%d) component %d", n, px%width, px/width, w%(cpuref.TexelSize/4))
+				}
+				return pipeline.Fail(CodeEmulatorMismatch, where,
 					fmt.Sprintf("expected %s got %s (the word started as %#08x)", show(a), show(b), c))
 			}
 		}

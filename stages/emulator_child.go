@@ -30,6 +30,8 @@ type emuRequest struct {
 	Grid    cpuref.Grid    `json:"grid"`
 	Buffers []cpuref.Data  `json:"buffers"`
 	Kernel  *cpuref.Kernel `json:"kernel"`
+	// Draw, for a fragment shader, is the draw: targets, size and input constants.
+	Draw *drawRequest `json:"draw,omitempty"`
 }
 
 // emuReply is what the device left in each buffer, or why it did not run.
@@ -57,7 +59,7 @@ func runRequest(ctx context.Context, dev *device.Device, q emuRequest) emuReply 
 	}
 	ref := &cpuref.Result{Kernel: q.Kernel, Grid: q.Grid, Inputs: q.Buffers}
 	start := time.Now()
-	got, res := dispatch(ctx, dev, q.SPIRV, q.Entry, ref)
+	got, res := dispatch(ctx, dev, q.SPIRV, q.Entry, ref, q.Draw)
 	f := dev.Facts()
 	return emuReply{Name: q.Name, Buffers: got, Result: res, Micros: time.Since(start).Microseconds(), Facts: &f}
 }

@@ -71,6 +71,9 @@ func TestEmulatorFixtures(t *testing.T) {
 		{"racy.ll", pipeline.Unjudged, CodeEmulatorNoReference, cpuref.KindRace},
 		{"../../../testdata/sample/src/scale.ll", pipeline.Passed, "", ""},
 		{"../../../testdata/sample/src/sum_sqrt.ll", pipeline.Unjudged, CodeEmulatorNoReference, "approximate-op air.fast_sqrt.f32"},
+		{"fragment.ll", pipeline.Passed, "", ""},
+		{"../../../testdata/sample/src/solid_frag.ll", pipeline.Passed, "", ""},
+		{"fragment_silent.ll", pipeline.Unjudged, CodeEmulatorWritesNothing, "no render target or writable buffer"},
 	}
 	st := Emulator(EmulatorOptions{})
 	for _, c := range cases {
@@ -136,7 +139,7 @@ func TestEmulatorCatchesWrongInput(t *testing.T) {
 	defer dev.Stop()
 	x := ref.Inputs[1].Bytes
 	x[0]++ // buffer 1 (x) read by thread 0
-	got, res := dispatch(context.Background(), dev, m.Translation.SPIRV, m.Translation.Entry, ref)
+	got, res := dispatch(context.Background(), dev, m.Translation.SPIRV, m.Translation.Entry, ref, nil)
 	if got == nil {
 		t.Fatalf("dispatch: %s %s", res.Code, res.Message)
 	}
@@ -153,12 +156,12 @@ func TestEmulatorCatchesWrongInput(t *testing.T) {
 }
 
 // TestEmulatorSetsAside checks the unjudged and unavailable paths: a
-// fragment shader, a missing translation, a device that is not there.
+// vertex shader, a missing translation, a device that is not there.
 func TestEmulatorSetsAside(t *testing.T) {
-	frag := &Module{artifacts: artifacts{Translation: &translate.Output{Reflection: translate.Reflection{Stage: "fragment"}}}}
-	r := Emulator(EmulatorOptions{}).Run(context.Background(), frag)
-	if r.Status != pipeline.Unjudged || r.Code != CodeEmulatorNotImplemented || r.Detail != "fragment" || !strings.Contains(r.Message, "fragment execution not implemented") {
-		t.Fatalf("fragment: %+v", r)
+	vert := &Module{artifacts: artifacts{Translation: &translate.Output{Reflection: translate.Reflection{Stage: "vertex"}}}}
+	r := Emulator(EmulatorOptions{}).Run(context.Background(), vert)
+	if r.Status != pipeline.Unjudged || r.Code != CodeEmulatorNotImplemented || r.Detail != "vertex" || !strings.Contains(r.Message, "vertex execution not implemented") {
+		t.Fatalf("vertex: %+v", r)
 	}
 	if r := Emulator(EmulatorOptions{}).Run(context.Background(), &Module{}); r.Status != pipeline.Failed || r.Code != CodeEmulatorNoTranslation {
 		t.Fatalf("no translation: %+v", r)
@@ -245,4 +248,38 @@ func TestEmulatorChild(t *testing.T) {
 	if r.Status != pipeline.Failed || r.Code != CodeEmulatorCrash || !strings.HasPrefix(r.Detail, "signal ") {
 		t.Fatalf("crashing child: %s %s %q %s", r.Status, r.Code, r.Detail, r.Message)
 	}
+}
+
+// TestEmulatorCatchesFragmentFaults plants wrong lowerings of fragment shaders: the SPIR-V of
+// a function whose render target components are swapped, and a reflection that gives two
+// varyings each other's locations (so the draw feeds each the other's constant). Both must be
+// mismatches naming the render target, pixel and component.
+func TestEmulatorCatchesFragmentFaults(t *testing.T) {
+	emuNeed(t)
+	right := emuModule(t, "testdata/emulator/fragment.ll")
+	right.Translation = emuModule(t, "testdata/emulator/fragment_swapped.ll").Translation
+	r := Emulator(EmulatorOptions{}).Run(context.Background(), right)
+	if r.Status != pipeline.Failed || r.Code != CodeEmulatorMismatch || r.Detail != "render target 0 pixel (0,0) component 0" {
+		t.Fatalf("swapped components: got %s %s %q (%s), want a mismatch at render target 0 pixel (0,0) component 0", r.Status, r.Code, r.Detail, r.Message)
+	}
+	m := emuModule(t, "testdata/emulator/fragment_two.ll")
+	if r := Emulator(EmulatorOptions{}).Run(context.Background(), m); r.Status != pipeline.Passed {
+		t.Fatalf("fragment_two.ll: %s %s %s", r.Status, r.Code, r.Message)
+	}
+	in := m.Translation.Reflection.Inputs
+	var named []int
+	for i, v := range in {
+		if v.Location >= 0 {
+			named = append(named, i)
+		}
+	}
+	if len(named) != 2 {
+		t.Fatalf("reflection inputs %+v: want two varyings", in)
+	}
+	in[named[0]].Name, in[named[1]].Name = in[named[1]].Name, in[named[0]].Name
+	r = Emulator(EmulatorOptions{}).Run(context.Background(), m)
+	if r.Status != pipeline.Failed || r.Code != CodeEmulatorMismatch || !strings.HasPrefix(r.Detail, "render target 0 pixel (0,0)") {
+		t.Fatalf("swapped varyings: got %s %s %q (%s), want a mismatch", r.Status, r.Code, r.Detail, r.Message)
+	}
+	t.Log(r.Message)
 }

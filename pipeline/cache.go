@@ -39,18 +39,23 @@ func cacheable(results []Result) bool {
 	return true
 }
 
-// signature names the shared part of a stage list: every stage's name and
-// version, in order, and the salt.
-func signature[T any](stages []Stage[T], salt string) string {
+// stageSignatures names, for each stage i, the shared stages up to and
+// including i (names and versions, in order) and the salt: a stage's cached
+// result is valid only while it and every shared stage before it are
+// unchanged. Per-occurrence stages have no signature.
+func stageSignatures[T any](stages []Stage[T], salt string) []string {
+	sigs := make([]string, len(stages))
 	var b strings.Builder
-	for _, s := range stages {
-		if !s.PerOccurrence {
-			fmt.Fprintf(&b, "%s@%s;", s.Name, s.Version)
-		}
-	}
 	b.WriteString(salt)
-	sum := sha256.Sum256([]byte(b.String()))
-	return hex.EncodeToString(sum[:8])
+	for i, s := range stages {
+		if s.PerOccurrence {
+			continue
+		}
+		fmt.Fprintf(&b, ";%s@%s", s.Name, s.Version)
+		sum := sha256.Sum256([]byte(b.String()))
+		sigs[i] = hex.EncodeToString(sum[:8])
+	}
+	return sigs
 }
 
 // DirCache is a Cache in a directory: one small JSON file per key, spread

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"fmt"
 	"reflect"
 	"sync/atomic"
 	"testing"
@@ -13,8 +14,8 @@ func TestEngineCache(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var shared, later atomic.Int64
-	stagesAt := func(version string) []Stage[*item] {
+	var shared, later, restored atomic.Int64
+	stagesAt := func(version, laterVersion string) []Stage[*item] {
 		return []Stage[*item]{
 			{Name: "occ", PerOccurrence: true, Run: func(context.Context, *item) Result { return Pass() }},
 			{Name: "shared", Version: version, Run: func(_ context.Context, it *item) Result {
@@ -23,13 +24,17 @@ func TestEngineCache(t *testing.T) {
 					return Fail("x/missing", "feature", "m")
 				}
 				return Pass()
-			}},
-			{Name: "later", Run: func(context.Context, *item) Result { later.Add(1); return UnjudgedBecause("no reference") }},
+			}, Restore: func(context.Context, *item, Result) error { restored.Add(1); return nil }},
+			{Name: "later", Version: laterVersion, Run: func(context.Context, *item) Result { later.Add(1); return UnjudgedBecause("no reference") }},
 		}
 	}
-	runOnce := func(version string) []Done[*item] {
+	runOnce := func(version string, laterVersion ...string) []Done[*item] {
+		lv := "1"
+		if len(laterVersion) > 0 {
+			lv = laterVersion[0]
+		}
 		e := &Engine[int, *item]{Expand: expandBy(3), Jobs: 2, Key: func(it *item) string { return it.key },
-			Stages: stagesAt(version), Cache: cache}
+			Stages: stagesAt(version, lv), Cache: cache}
 		return collect(t, e, sources(4))
 	}
 	statuses := func(ds []Done[*item]) map[string][]Status {
@@ -48,8 +53,10 @@ func TestEngineCache(t *testing.T) {
 	if shared.Load() != 3 {
 		t.Fatalf("cold run: shared stage ran %d times, want 3", shared.Load())
 	}
-	if n, _ := cache.Len(); n != 3 {
-		t.Fatalf("cache holds %d entries, want 3", n)
+	// One entry per stage result: two keys passed "shared" and reached
+	// "later", one stopped at "shared".
+	if n, _ := cache.Len(); n != 5 {
+		t.Fatalf("cache holds %d entries, want 5", n)
 	}
 	shared.Store(0)
 	later.Store(0)
@@ -65,11 +72,26 @@ func TestEngineCache(t *testing.T) {
 			t.Errorf("warm item %s neither cached nor shared", fmtKey(d.Item))
 		}
 	}
-	// Bumping the shared stage's version reruns it.
+	// Bumping the shared stage's version reruns it and the stage after it.
 	shared.Store(0)
+	later.Store(0)
 	runOnce("2")
-	if shared.Load() != 3 {
-		t.Errorf("after a version bump the shared stage ran %d times, want 3", shared.Load())
+	if shared.Load() != 3 || later.Load() != 2 {
+		t.Errorf("after a version bump: shared ran %d times (want 3), later %d (want 2)", shared.Load(), later.Load())
+	}
+	// Bumping only the later stage reruns it alone: the shared stage's
+	// cached passes are restored, not judged again.
+	shared.Store(0)
+	later.Store(0)
+	restored.Store(0)
+	got := runOnce("2", "2")
+	if shared.Load() != 0 || later.Load() != 2 || restored.Load() != 2 {
+		t.Errorf("after bumping the later stage: shared ran %d (want 0), later %d (want 2), restored %d (want 2)", shared.Load(), later.Load(), restored.Load())
+	}
+	for _, d := range got {
+		if d.Results[1].Status == Passed && d.Results[2].Status != Unjudged {
+			t.Errorf("%s: later stage %q", fmtKey(d.Item), d.Results[2].Status)
+		}
 	}
 }
 
@@ -107,5 +129,32 @@ func TestDirCacheDamagedEntryIsMiss(t *testing.T) {
 	}
 	if _, ok := c.Get("k"); ok {
 		t.Fatal("damaged entry was a hit")
+	}
+}
+
+// TestEngineCacheRestoreFailureReruns: a cached stage whose artifacts cannot
+// be restored is run again rather than trusted.
+func TestEngineCacheRestoreFailureReruns(t *testing.T) {
+	cache, _ := OpenDirCache(t.TempDir())
+	var runs atomic.Int64
+	mk := func(laterVersion string) []Stage[*item] {
+		return []Stage[*item]{
+			{Name: "a", Run: func(context.Context, *item) Result { runs.Add(1); return Pass() },
+				Restore: func(context.Context, *item, Result) error { return fmt.Errorf("artifact gone") }},
+			{Name: "b", Version: laterVersion, Run: func(context.Context, *item) Result { return Pass() }},
+		}
+	}
+	for i, v := range []string{"1", "2"} {
+		runs.Store(0)
+		e := &Engine[int, *item]{Expand: expandBy(2), Key: func(it *item) string { return it.key }, Stages: mk(v), Cache: cache}
+		got := collect(t, e, sources(1))
+		if runs.Load() != 2 {
+			t.Errorf("run %d: stage a ran %d times, want 2", i, runs.Load())
+		}
+		for _, d := range got {
+			if d.Results[0].Status != Passed || d.Results[1].Status != Passed {
+				t.Errorf("run %d: %+v", i, d.Results)
+			}
+		}
 	}
 }

@@ -74,6 +74,9 @@ type job[T any] struct {
 	results []Result
 	shared  bool
 	cached  bool
+	// ranFrom is the first stage this job ran rather than took from the
+	// cache (0: it took nothing).
+	ranFrom int
 }
 
 // memo is the record of one distinct key: the leader job that runs the
@@ -109,7 +112,7 @@ func (e *Engine[S, T]) Run(ctx context.Context, sources <-chan S) error {
 		}
 	}
 
-	r := &runner[S, T]{e: e, firstShared: firstShared, memos: map[string]*memo[T]{}, sig: signature(e.Stages, e.CacheSalt)}
+	r := &runner[S, T]{ctx: ctx, e: e, firstShared: firstShared, memos: map[string]*memo[T]{}, sigs: stageSignatures(e.Stages, e.CacheSalt)}
 	r.out = make(chan message[T], 4*jobs)
 	r.in = make([]chan *job[T], len(e.Stages))
 	for i := range r.in {
@@ -194,19 +197,74 @@ expand:
 }
 
 type runner[S any, T any] struct {
+	ctx         context.Context
 	e           *Engine[S, T]
 	firstShared int
 	in          []chan *job[T]
 	out         chan message[T]
 
-	sig string
+	// sigs[i] names stages[firstShared..i] (names, versions, salt) for the
+	// cache key of stage i's result.
+	sigs []string
 
 	mu    sync.Mutex
 	memos map[string]*memo[T]
 }
 
-// cacheKey is the persistent cache's key for an item key.
-func (r *runner[S, T]) cacheKey(key string) string { return key + "|" + r.sig }
+// cacheKey is the persistent cache's key of stage i's result for an item
+// key: it changes when that stage or any shared stage before it changes.
+func (r *runner[S, T]) cacheKey(key string, i int) string { return key + "|" + r.sigs[i] }
+
+// fromCache fills a leader's results from the cache: the longest run of
+// shared stages whose results are stored. It returns the first stage still
+// to run (len(stages) when none), after restoring the in-memory artifacts
+// of the cached stages that later stages need; a stage that cannot be
+// restored is run again, with everything after it.
+func (r *runner[S, T]) fromCache(ctx context.Context, j *job[T], key string) int {
+	n := len(r.e.Stages)
+	i := r.firstShared
+	for ; i < n; i++ {
+		res, ok := r.e.Cache.Get(r.cacheKey(key, i))
+		if !ok || len(res) != 1 {
+			break
+		}
+		j.results[i] = res[0]
+		if !res[0].Status.Continues() {
+			// The module stopped here: nothing after it runs.
+			for k := i + 1; k < n; k++ {
+				j.results[k] = Result{}
+			}
+			return n
+		}
+	}
+	if i == n {
+		return n
+	}
+	for k := r.firstShared; k < i; k++ {
+		st := r.e.Stages[k]
+		if j.results[k].Status == Passed && !restore(ctx, st, j.item, j.results[k]) {
+			for m := k; m < n; m++ {
+				j.results[m] = Result{}
+			}
+			return k
+		}
+	}
+	return i
+}
+
+// restore rebuilds a cached stage's in-memory artifacts, reporting false
+// when the stage has no Restore or it failed (or panicked).
+func restore[T any](ctx context.Context, st Stage[T], item T, res Result) (ok bool) {
+	if st.Restore == nil {
+		return false
+	}
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	return st.Restore(ctx, item, res) == nil
+}
 
 // route sends a job to stage i, to the memo of its key, or to the sink.
 func (r *runner[S, T]) route(j *job[T], i int) {
@@ -233,13 +291,17 @@ func (r *runner[S, T]) route(j *job[T], i int) {
 			}
 			r.mu.Unlock()
 			if r.e.Cache != nil {
-				if res, ok := r.e.Cache.Get(r.cacheKey(key)); ok && len(res) == len(j.results) {
-					copy(j.results[r.firstShared:], res[r.firstShared:])
+				next := r.fromCache(r.ctx, j, key)
+				j.ranFrom = next
+				if next > i {
+					r.emitCopiedUpTo(j, next)
+				}
+				if next == len(r.in) {
 					j.cached = true
-					r.emitCopied(j)
 					r.finish(j)
 					return
 				}
+				i = next
 			}
 		}
 	}
@@ -248,8 +310,11 @@ func (r *runner[S, T]) route(j *job[T], i int) {
 
 // emitCopied reports the stage outcomes a job received without running
 // them, so progress counts every module at every stage it reached.
-func (r *runner[S, T]) emitCopied(j *job[T]) {
-	for i := r.firstShared; i < len(j.results); i++ {
+func (r *runner[S, T]) emitCopied(j *job[T]) { r.emitCopiedUpTo(j, len(j.results)) }
+
+// emitCopiedUpTo reports the received outcomes of the shared stages before end.
+func (r *runner[S, T]) emitCopiedUpTo(j *job[T], end int) {
+	for i := r.firstShared; i < end; i++ {
 		if st := j.results[i].Status; st != "" {
 			r.out <- message[T]{event: &Event{Kind: StageDone, Stage: r.e.Stages[i].Name, Status: st}}
 		}
@@ -277,10 +342,8 @@ func (r *runner[S, T]) finish(j *job[T]) {
 				m.followers = nil
 			}
 			r.mu.Unlock()
-			if r.e.Cache != nil && !j.cached && cacheable(j.results[r.firstShared:]) {
-				if err := r.e.Cache.Put(r.cacheKey(key), j.results); err != nil && r.e.CacheErrors != nil {
-					r.e.CacheErrors(err)
-				}
+			if r.e.Cache != nil && !j.cached {
+				r.store(j, key)
 			}
 			for _, f := range followers {
 				r.copyShared(f, j.results)
@@ -289,6 +352,24 @@ func (r *runner[S, T]) finish(j *job[T]) {
 		}
 	}
 	r.out <- message[T]{done: j}
+}
+
+// store keeps each shared stage's result that this job computed, as long
+// as it and every shared result before it may be cached.
+func (r *runner[S, T]) store(j *job[T], key string) {
+	from := max(j.ranFrom, r.firstShared)
+	for i := r.firstShared; i < len(j.results); i++ {
+		res := j.results[i]
+		if res.Status == "" || res.Status == NotRun || !cacheable([]Result{res}) {
+			return
+		}
+		if i < from {
+			continue
+		}
+		if err := r.e.Cache.Put(r.cacheKey(key, i), []Result{res}); err != nil && r.e.CacheErrors != nil {
+			r.e.CacheErrors(err)
+		}
+	}
 }
 
 // reachedShared reports whether the job passed every per-occurrence stage

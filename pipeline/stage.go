@@ -23,6 +23,11 @@ type Stage[T any] struct {
 	PerOccurrence bool
 	// Run does the stage's work for one item. It must respect ctx.
 	Run func(ctx context.Context, item T) Result
+	// Restore, when set, rebuilds the in-memory artifacts a passed run of
+	// the stage leaves for later stages, without judging again (the cached
+	// result holds the verdict). With it, a cached stage is not rerun when
+	// only a later stage changed; without it, the stage runs again.
+	Restore func(ctx context.Context, item T, cached Result) error
 }
 
 // checkStages verifies the list's order invariants, like a compiler's pass

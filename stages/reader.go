@@ -36,6 +36,12 @@ func Reader(useOracle bool) pipeline.Stage[*Module] {
 	return pipeline.Stage[*Module]{
 		Name: "reader", Version: version,
 		Run: func(ctx context.Context, m *Module) pipeline.Result { return readModule(ctx, m, useOracle) },
+		// A cached pass only needs the module in memory again (no oracle).
+		Restore: func(_ context.Context, m *Module, _ pipeline.Result) error {
+			ir, err := bitcode.ReadModule(m.Bitcode)
+			m.IR = ir
+			return err
+		},
 	}
 }
 

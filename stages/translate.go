@@ -32,6 +32,20 @@ func Translate() pipeline.Stage[*Module] {
 	return pipeline.Stage[*Module]{
 		Name: "translate", Version: translateVersion,
 		Run: translateModule,
+		// A cached pass only needs the SPIR-V in memory again: translation
+		// is deterministic and spirv-val already judged it.
+		Restore: func(_ context.Context, m *Module, _ pipeline.Result) error {
+			if m.IR == nil {
+				return fmt.Errorf("no module to translate")
+			}
+			ep, _, ok := entryPointOf(m)
+			if !ok {
+				return fmt.Errorf("no entry point")
+			}
+			out, err := translate.Translate(m.IR, ep)
+			m.Translation = out
+			return err
+		},
 	}
 }
 

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/airpipe/airpipe/corpus/corpustest"
+	"github.com/airpipe/airpipe/corpus/ipsw"
+	"github.com/airpipe/airpipe/corpus/ipsw/ipswtest"
 	"github.com/airpipe/airpipe/corpus/mtlb"
 )
 
@@ -86,4 +88,48 @@ func BenchmarkContainerOnly(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(len(entries))*float64(b.N)/b.Elapsed().Seconds(), "libraries/s")
+}
+
+// BenchmarkFirmwareExtractVsStages: the generated firmware (134 libraries,
+// 16,841 functions) packed as the root filesystem of an .ipsw (squashfs in
+// a zip with a BuildManifest); reports the cold run's time, the part of it
+// spent extracting (ipsw.Open with an empty cache), and a warm rerun
+// (extraction and stage caches both warm).
+func BenchmarkFirmwareExtractVsStages(b *testing.B) {
+	fw := generatedFirmware(b)
+	nodes := map[string]ipswtest.Node{}
+	entries, _ := os.ReadDir(fw)
+	for _, e := range entries {
+		data, err := os.ReadFile(filepath.Join(fw, e.Name()))
+		if err != nil {
+			b.Fatal(err)
+		}
+		nodes["System/Library/Shaders/"+e.Name()] = ipswtest.Node{Data: data}
+	}
+	image := ipswtest.SquashImage(b, ipswtest.Tree(b, nodes))
+	ipswPath := ipswtest.WriteZip(b, "gen.ipsw",
+		ipswtest.ZipEntry{Name: "BuildManifest.plist", Data: ipswtest.Manifest()},
+		ipswtest.ZipEntry{Name: "078-12345-001.dmg", Data: image, Store: true})
+	var extract, cold, warm time.Duration
+	for b.Loop() {
+		start := time.Now()
+		if _, err := ipsw.Open(b.Context(), ipswPath, b.TempDir()); err != nil {
+			b.Fatal(err)
+		}
+		extract += time.Since(start)
+		fwCache, stageCache := b.TempDir(), b.TempDir()
+		for _, d := range []*time.Duration{&cold, &warm} {
+			start := time.Now()
+			args := []string{"run", "--out", b.TempDir(), "--progress", "none", "--cache", stageCache, "--firmware-cache", fwCache, ipswPath}
+			if code := run(args, io.Discard, io.Discard); code != 0 {
+				b.Fatalf("exit %d", code)
+			}
+			*d += time.Since(start)
+		}
+	}
+	n := float64(b.N)
+	b.ReportMetric(cold.Seconds()/n, "cold-s")
+	b.ReportMetric(extract.Seconds()/n, "extract-s")
+	b.ReportMetric(float64(extract)/float64(cold), "extract/cold")
+	b.ReportMetric(warm.Seconds()/n, "warm-s")
 }

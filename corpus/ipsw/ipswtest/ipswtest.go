@@ -193,7 +193,7 @@ func Firmware(t *testing.T) (string, []byte) {
 		"System/Library/Caches/com.apple.dyld/dyld_shared_cache_arm64e.map": {Data: []byte("mapping text")},
 		"System/Library/Shaders/bar.metallib":                               {Data: lib},
 	})
-	manifest := buildManifest
+	manifest := Manifest()
 	aea := append([]byte("AEA1"), bytes.Repeat([]byte{0x5a}, 4096)...)
 	p := WriteZip(t, "iPhone.ipsw",
 		ZipEntry{Name: "BuildManifest.plist", Data: manifest},
@@ -206,3 +206,7 @@ func Firmware(t *testing.T) (string, []byte) {
 	)
 	return p, lib
 }
+
+// Manifest returns a BuildManifest.plist naming a root filesystem image
+// 078-12345-001.dmg and cryptexes 094-55555-002.dmg and 096-77777-004.dmg.
+func Manifest() []byte { return append([]byte(nil), buildManifest...) }

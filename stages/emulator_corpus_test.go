@@ -80,7 +80,7 @@ func emuCorpus(t *testing.T, root string) map[string]int {
 		occurrences += k.count
 	}
 	st := Emulator(EmulatorOptions{})
-	byReason, byReasonOcc, byStatus := map[string]int{}, map[string]int{}, map[string]int{}
+	byReason, byReasonOcc, byStatus, examples := map[string]int{}, map[string]int{}, map[string]int{}, map[string]int{}
 	for _, k := range functions {
 		reason := ""
 		ir, err := bitcode.ReadModule(k.bc)
@@ -114,6 +114,9 @@ func emuCorpus(t *testing.T, root string) map[string]int {
 			reason = strings.TrimSpace(string(r.Status) + " " + r.Code + " " + r.Detail)
 			if r.Status == pipeline.Failed {
 				t.Logf("%s (%s): %s %s: %s", k.name, k.sum, r.Code, r.Detail, r.Message)
+			}
+			if examples[reason]++; examples[reason] <= 2 && r.Status != pipeline.Passed {
+				t.Logf("example of %q: %s (%s): %s", reason, k.name, k.sum, r.Message)
 			}
 		}
 		if k.typ == "kernel" {

@@ -136,11 +136,16 @@ func inspectFragment(t *textModule, entry string, node []string) (*Kernel, error
 		}
 	}
 	outs := t.md[node[1]]
-	fields := []string{k.Return}
-	if strings.HasPrefix(k.Return, "{") || strings.HasPrefix(k.Return, "<{") {
-		inner := strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(k.Return, "<"), "{"), ">")
+	body := k.Return
+	if strings.HasPrefix(body, "%") {
+		body = t.namedType(body)
+	}
+	fields := []string{body}
+	isStruct := strings.HasPrefix(body, "{") || strings.HasPrefix(body, "<{")
+	if isStruct {
+		inner := strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(body, "<"), "{"), ">")
 		fields = splitTop(strings.TrimSuffix(strings.TrimSpace(inner), "}"))
-	} else if k.Return == "void" {
+	} else if body == "void" {
 		fields = nil
 	}
 	if len(fields) != len(outs) {
@@ -154,9 +159,12 @@ func inspectFragment(t *textModule, entry string, node []string) (*Kernel, error
 			if len(o) < 3 {
 				return nil, fmt.Errorf("cpuref: render target node %s of @%s is too short", ref, entry)
 			}
-			n, ok1 := mdInt(o[1])
-			idx, ok2 := mdInt(o[2])
-			if !ok1 || !ok2 || n < 0 || n > 7 {
+			n, ok := mdInt(o[1])
+			idx, second := mdInt(o[2]) // AIR may leave the second index out
+			if !second {
+				idx = 0
+			}
+			if !ok || n < 0 || n > 7 {
 				return nil, fmt.Errorf("cpuref: render target node %s of @%s: index %q", ref, entry, o[1])
 			}
 			if idx != 0 {
@@ -167,7 +175,7 @@ func inspectFragment(t *textModule, entry string, node []string) (*Kernel, error
 				return nil, notJudgeable(KindArgument, "render target "+fields[i], "render target %d of type %s, which the draw cannot read back", n, fields[i])
 			}
 			field := i
-			if len(fields) == 1 && !strings.Contains(k.Return, "{") {
+			if !isStruct {
 				field = -1
 			}
 			for _, r := range k.Targets {
@@ -228,6 +236,11 @@ func inspectFragment(t *textModule, entry string, node []string) (*Kernel, error
 			if p.Type != "<4 x float>" {
 				return nil, notJudgeable(KindArgument, "air.position "+p.Type, "a position of type %s", p.Type)
 			}
+		case "air.render_target_array_index", "air.viewport_array_index", "air.sample_id":
+			// One layer, one viewport, one sample: each is 0 on every pixel.
+			if p.Type != "i32" && p.Type != "i16" {
+				return nil, notJudgeable(KindArgument, role+" "+p.Type, "%s of type %s", role, p.Type)
+			}
 		case "air.texture", "air.sampler":
 			return nil, notJudgeable(KindTexture, role, "a %s argument: the reference has no texture to give it", strings.TrimPrefix(role, "air."))
 		default:
@@ -240,6 +253,17 @@ func inspectFragment(t *textModule, entry string, node []string) (*Kernel, error
 		}
 	}
 	return k, nil
+}
+
+// namedType is the body of the named type %name ("{ <4 x float> }"), or "" when the module
+// does not define it.
+func (t *textModule) namedType(name string) string {
+	for _, l := range t.lines {
+		if rest, ok := strings.CutPrefix(l, name+" = type "); ok {
+			return strings.TrimSpace(rest)
+		}
+	}
+	return ""
 }
 
 // defineReturnType reads the return type off a define line.
@@ -256,6 +280,8 @@ func defineReturnType(line string) string {
 		tok, rest, _ := strings.Cut(s, " ")
 		switch {
 		case tok == "void" || tok == "float" || tok == "half" || tok == "double" || len(tok) > 1 && tok[0] == 'i' && strings.Trim(tok[1:], "0123456789") == "":
+			return tok
+		case strings.HasPrefix(tok, "%"):
 			return tok
 		case strings.HasPrefix(tok, "@") || tok == "":
 			return ""
@@ -291,7 +317,8 @@ func (in Input) constant(c int) string {
 
 // fragmentWrapper is airpipe_thread for a fragment function: the pixel (x, y) is the thread's
 // grid position (ids 0, 1), the width the grid's (id 15). It builds the arguments — buffers,
-// the position (x+0.5, y+0.5, 0.5, 1), each input's constant — calls the function and stores
+// the position (x+0.5, y+0.5, 0.5, 1), each input's constant, 0 for the layer, viewport and
+// sample index (the draw has one of each) — calls the function and stores
 // each render target's components, widened to 32 bits, at pixel y·W+x of its buffer.
 func fragmentWrapper(k *Kernel) string {
 	var b strings.Builder
@@ -315,6 +342,8 @@ func fragmentWrapper(k *Kernel) string {
 			b.WriteString("  %fy0 = uitofp i32 %py to float\n  %fy = fadd float %fy0, 5.000000e-01\n")
 			fmt.Fprintf(&b, "  %%pos%d_0 = insertelement <4 x float> <float 0.0, float 0.0, float 5.000000e-01, float 1.000000e+00>, float %%fx, i32 0\n", i)
 			fmt.Fprintf(&b, "  %s = insertelement <4 x float> %%pos%d_0, float %%fy, i32 1\n", v, i)
+		case "air.render_target_array_index", "air.viewport_array_index", "air.sample_id":
+			fmt.Fprintf(&b, "  %s = add %s 0, 0\n", v, p.Type)
 		case "air.fragment_input":
 			for _, in := range k.Inputs {
 				if in.Param != i {

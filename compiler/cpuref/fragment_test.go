@@ -13,13 +13,33 @@ import (
 // TestFragment runs the fragment fixture over 4×4 pixels and checks every word of both written
 // render targets against answers computed here from the chosen input constants, the pixel
 // centres and the buffer's pattern.
+// The same function written as AIR also writes it: the return type named (%struct.Out) and
+// a render target node without its second index.
 func TestFragment(t *testing.T) {
 	needTools(t)
-	ll, err := os.ReadFile("testdata/fragment.ll")
+	b, err := os.ReadFile("testdata/fragment.ll")
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Run(context.Background(), assemble(t, string(ll)), "frag", Options{})
+	ll := string(b)
+	named := strings.ReplaceAll(ll, "<{ <4 x half>, <2 x i32> }>", "%struct.Out")
+	named = strings.Replace(named, "define ", "%struct.Out = type <{ <4 x half>, <2 x i32> }>\n\ndefine ", 1)
+	short := strings.Replace(ll, `!"air.render_target", i32 0, i32 0,`, `!"air.render_target", i32 0,`, 1)
+	// A layer index that is 0 on every pixel added to s changes nothing.
+	layer := strings.Replace(ll, "i16 signext %s, ptr addrspace(1) noalias %buf) {\nentry:\n", "i16 signext %s0, ptr addrspace(1) noalias %buf, i32 %layer) {\nentry:\n  %l16 = trunc i32 %layer to i16\n  %s = add i16 %s0, %l16\n", 1)
+	layer = strings.Replace(layer, "!4 = !{!5, !6, !7, !8}", "!4 = !{!5, !6, !7, !8, !9}\n!9 = !{i32 4, !\"air.render_target_array_index\", !\"air.arg_type_name\", !\"uint\"}", 1)
+	for name, text := range map[string]string{"plain": ll, "named struct": named, "one index": short, "layer": layer} {
+		t.Run(name, func(t *testing.T) {
+			if name != "plain" && text == ll {
+				t.Fatal("variant not made")
+			}
+			checkFragment(t, text)
+		})
+	}
+}
+
+func checkFragment(t *testing.T, ll string) {
+	res, err := Run(context.Background(), assemble(t, ll), "frag", Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,7 +88,7 @@ func TestFragmentNotJudgeable(t *testing.T) {
 	for _, c := range []struct{ name, old, new, kind string }{
 		{"discard", "define <{", "declare void @air.discard_fragment()\ndefine <{", KindDiscard},
 		{"derivative", "define <{", "declare float @air.dfdx.f32(float)\ndefine <{", KindDerivative},
-		{"front facing", `!"air.position", !"air.center"`, `!"air.front_facing", !"air.center"`, KindArgument},
+		{"front facing (its value depends on the winding the runtime declares)", `!"air.position", !"air.center"`, `!"air.front_facing", !"air.center"`, KindArgument},
 		{"sample mask", `!3 = !{!"air.render_target", i32 2, i32 0, !"air.arg_type_name", !"int2"}`, `!3 = !{!"air.sample_mask", !"air.arg_type_name", !"uint"}`, KindArgument},
 		{"texture", `!"air.buffer", !"air.location_index"`, `!"air.texture", !"air.location_index"`, KindTexture},
 	} {

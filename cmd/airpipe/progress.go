@@ -127,7 +127,7 @@ func startBars(p *progress, w io.Writer) *display {
 	bars := []*pb.ProgressBar{files}
 	stageBars := make([]*pb.ProgressBar, len(p.stages))
 	for i, s := range p.stages {
-		stageBars[i] = pb.New64(0).SetTemplateString(`{{ "` + s + `" | printf "%-10s" }} {{ bar . }} {{counters . }} {{ speed . "%s/s" }} {{ rtime . "ETA %s" }}`).SetWriter(w)
+		stageBars[i] = pb.New64(0).SetTemplateString(`{{ "` + s + `" | printf "%-10s" }} {{ bar . }} {{counters . }} {{ speed . "%s/s" }} {{ rtime . "ETA %s" }}`).SetWriter(w).SetMaxWidth(120)
 		bars = append(bars, stageBars[i])
 	}
 	pool, err := pb.StartPool(bars...)

@@ -52,7 +52,10 @@ func (d *Device) newBuffer(size int64) (_ *Buffer, err error) {
 	ci := vk.New[vk.BufferCreateInfo](a)
 	ci.SType = vk.StructureTypeBufferCreateInfo
 	ci.Size = uint64(size)
-	ci.Usage = vk.BufferUsageStorageBuffer | vk.BufferUsageUniformBuffer | vk.BufferUsageTransferSrc | vk.BufferUsageTransferDst
+	ci.Usage = vk.BufferUsageStorageBuffer | vk.BufferUsageUniformBuffer | vk.BufferUsageTransferSrc | vk.BufferUsageTransferDst | vk.BufferUsageVertexBuffer
+	if ld.xfb {
+		ci.Usage |= vk.BufferUsageTransformFeedback
+	}
 	if ld.bda {
 		ci.Usage |= vk.BufferUsageShaderDeviceAddress
 	}

@@ -21,6 +21,7 @@ type logical struct {
 	execStats  bool // VK_KHR_pipeline_executable_properties enabled
 	calibrated bool // VK_EXT_calibrated_timestamps enabled
 	bda        bool // bufferDeviceAddress enabled
+	xfb        bool // VK_EXT_transform_feedback and its transformFeedback feature enabled (vertex.go)
 }
 
 // Offsets inside feature structures (vulkan_core.h, 64-bit hosts).
@@ -29,6 +30,10 @@ const (
 	offTimelineSemaphore   = 164 // VkPhysicalDeviceVulkan12Features.timelineSemaphore
 	offBufferDeviceAddress = 168 // VkPhysicalDeviceVulkan12Features.bufferDeviceAddress
 	offExecutableInfo      = 16  // VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR.pipelineExecutableInfo
+	offTransformFeedback   = 16  // VkPhysicalDeviceTransformFeedbackFeaturesEXT.transformFeedback
+
+	structureTypeTransformFeedbackFeatures = 1000028000
+	sizeofTransformFeedbackFeatures        = 24
 )
 
 // optionalExtensions are enabled where the device has them: timestamps for Split, and
@@ -80,6 +85,12 @@ func openLogical(p *physical) (*logical, error) {
 		chain = append(chain, execF)
 		exts = append(exts, "VK_KHR_pipeline_executable_properties")
 	}
+	var xfbF feat
+	if p.extensions["VK_EXT_transform_feedback"] {
+		xfbF = mk(structureTypeTransformFeedbackFeatures, sizeofTransformFeedbackFeatures)
+		chain = append(chain, xfbF)
+		exts = append(exts, "VK_EXT_transform_feedback")
+	}
 	for _, e := range optionalExtensions {
 		if p.extensions[e] {
 			exts = append(exts, e)
@@ -124,6 +135,7 @@ func openLogical(p *physical) (*logical, error) {
 	d.execStats = execF.ptr != nil && *u32(execF, offExecutableInfo) != 0 && d.fns.GetPipelineExecutableStatisticsKHR != 0
 	d.calibrated = p.extensions["VK_EXT_calibrated_timestamps"] && d.fns.GetCalibratedTimestampsEXT != 0
 	d.bda = *u32(v12, offBufferDeviceAddress) != 0
+	d.xfb = xfbF.ptr != nil && *u32(xfbF, offTransformFeedback) != 0 && d.draw.CmdBeginTransformFeedbackEXT != 0
 	qh := vk.New[uintptr](a)
 	vk.Call(d.fns.GetDeviceQueue, d.handle, uintptr(p.queueFamily), 0, vk.Addr(qh))
 	d.queue = *qh

@@ -121,6 +121,11 @@ type DrawFns struct {
 	CmdSetViewport             uintptr
 	CmdSetScissor              uintptr
 	CmdCopyImageToBuffer       uintptr
+	CmdBindVertexBuffers       uintptr
+	// VK_EXT_transform_feedback (vertex capture); 0 without the extension.
+	CmdBindTransformFeedbackBuffersEXT uintptr
+	CmdBeginTransformFeedbackEXT       uintptr
+	CmdEndTransformFeedbackEXT         uintptr
 }
 
 // Values of drawing.
@@ -151,4 +156,11 @@ const (
 	AccessColorAttachmentWrite         = 0x100
 	AccessTransferRead                 = 0x800
 	AccessTransferWrite                = 0x1000
+
+	BufferUsageVertexBuffer        = 0x80
+	BufferUsageTransformFeedback   = 0x800
+	PipelineStageVertexInput       = 0x4
+	PipelineStageVertexShader      = 0x8
+	PipelineStageTransformFeedback = 0x01000000
+	AccessTransformFeedbackWrite   = 0x02000000
 )

@@ -76,10 +76,18 @@ func translateModule(ctx context.Context, m *Module) pipeline.Result {
 	}
 	if err := spirv.Validate(ctx, out.SPIRV); err != nil {
 		var v *spirv.ValidationError
-		if errors.As(err, &v) {
+		var tf *spirv.ToolFailure
+		switch {
+		case errors.As(err, &v):
 			return pipeline.Fail(translate.CodeInvalidSPIRV, validatorDetail(v.Output), strings.TrimSpace(v.Output))
+		case errors.As(err, &tf):
+			// The validator itself crashed or ran out: no verdict, this
+			// module's failure only.
+			return pipeline.Fail(tf.Code, "spirv-val", tf.Error())
+		case errors.Is(err, spirv.ErrNoValidator):
+			return pipeline.Unavailablef("spirv-val: " + err.Error())
 		}
-		return pipeline.Unavailablef("spirv-val: " + err.Error())
+		return pipeline.Fail(pipeline.CodeCancelled, "spirv-val", err.Error())
 	}
 	m.Translation = out
 	r := pipeline.Pass()

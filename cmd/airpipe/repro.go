@@ -1,16 +1,18 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/airpipe/airpipe/analytics"
 	"github.com/airpipe/airpipe/corpus/mtlb"
+	"github.com/airpipe/airpipe/pipeline/proc"
 )
 
 const reproDescription = `Writes a self-contained directory for one module of a run, so that a failure can
@@ -179,8 +181,12 @@ func writeModuleFiles(dir string, lib []byte, index int) ([]string, error) {
 		return nil, err
 	}
 	var notes []string
-	if out, err := exec.Command("llvm-dis-19", bc, "-o", filepath.Join(dir, "module.ll")).CombinedOutput(); err != nil {
-		notes = append(notes, fmt.Sprintf("module.ll not written: llvm-dis-19: %v %s", err, strings.TrimSpace(string(out))))
+	o, err := proc.Run(context.Background(), proc.Spec{Path: "llvm-dis-19", Args: []string{bc, "-o", filepath.Join(dir, "module.ll")}, Timeout: time.Minute, MemoryLimit: 4 << 30})
+	switch {
+	case err != nil:
+		notes = append(notes, fmt.Sprintf("module.ll not written: %v", err))
+	case o.ExitCode != 0:
+		notes = append(notes, fmt.Sprintf("module.ll not written: llvm-dis-19 %s: %s", o.Describe(), o.Tail(3)))
 	}
 	// The translation as airpipe makes it, when it makes one.
 	var spv, refl strings.Builder

@@ -21,7 +21,6 @@
 package oracle
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -30,6 +29,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/airpipe/airpipe/pipeline/proc"
 )
 
 // Tool is the reference disassembler.
@@ -73,20 +74,25 @@ func LLVMDis(ctx context.Context, bitcode []byte, ours string) (Verdict, error) 
 	if err := os.WriteFile(in, bitcode, 0o600); err != nil {
 		return Verdict{}, err
 	}
-	cmd := exec.CommandContext(ctx, Tool, "-o", "-", in)
-	var out, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &stderr
-	if err := cmd.Run(); err != nil {
-		if ctx.Err() != nil {
-			return Verdict{}, ctx.Err()
-		}
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			return Verdict{OracleFailed: true, OracleMessage: strings.TrimSpace(stderr.String())}, nil
-		}
+	// Contained: its own process group, killed with ctx, 4 GiB at most.
+	o, err := proc.Run(ctx, proc.Spec{Path: Tool, Args: []string{"-o", "-", in}, MemoryLimit: 4 << 30, MaxOutput: 256 << 20})
+	switch {
+	case err != nil:
 		return Verdict{}, fmt.Errorf("oracle: running %s: %w", Tool, err)
+	case o.Cancelled || o.TimedOut:
+		return Verdict{}, fmt.Errorf("oracle: %s %s", Tool, o.Describe())
+	case o.Truncated:
+		return Verdict{}, fmt.Errorf("oracle: %s printed more than 256 MiB", Tool)
+	case o.ExitCode != 0:
+		// llvm-dis could not read it (or crashed on it): not our failure,
+		// not our pass.
+		msg := strings.TrimSpace(string(o.Stderr))
+		if o.Signal != "" {
+			msg = o.Describe() + ": " + msg
+		}
+		return Verdict{OracleFailed: true, OracleMessage: msg}, nil
 	}
-	return Compare(ours, out.String(), in), nil
+	return Compare(ours, string(o.Stdout), in), nil
 }
 
 // Compare normalises both texts (inputPath is the file name llvm-dis was

@@ -1,12 +1,12 @@
 package spirv
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"os/exec"
 	"strings"
+
+	"github.com/airpipe/airpipe/pipeline/proc"
 )
 
 // TargetEnv is the environment modules are validated for.
@@ -52,23 +52,32 @@ func Disassemble(ctx context.Context, module []byte) (string, error) {
 	return out, err
 }
 
+// ToolFailure is a validator or disassembler that did not finish: it
+// crashed, ran out of memory or time (Code is "crash", "oom" or "timeout").
+// It is no verdict on the module.
+type ToolFailure struct {
+	Tool, Code, Msg string
+}
+
+func (e *ToolFailure) Error() string { return e.Tool + ": " + e.Code + ": " + e.Msg }
+
+// runTool runs a SPIRV-Tools program contained (its own process group,
+// killed at the context's end, at most 2 GiB of memory, output capped).
 func runTool(ctx context.Context, name string, input []byte, args ...string) (string, error) {
-	path, err := exec.LookPath(name)
-	if err != nil {
+	o, err := proc.Run(ctx, proc.Spec{Path: name, Args: args, Stdin: input, MemoryLimit: 2 << 30, MaxOutput: 1 << 20})
+	switch {
+	case errors.Is(err, proc.ErrNotFound):
 		return "", fmt.Errorf("%w: %s: %v", ErrNoValidator, name, err)
+	case err != nil:
+		return "", fmt.Errorf("spirv: running %s: %w", name, err)
+	case o.Cancelled:
+		return "", fmt.Errorf("spirv: running %s: %w", name, ctx.Err())
+	case o.Code() != "":
+		return "", &ToolFailure{Tool: name, Code: o.Code(), Msg: o.Describe() + ": " + o.Tail(3)}
 	}
-	cmd := exec.CommandContext(ctx, path, args...)
-	cmd.Stdin = bytes.NewReader(input)
-	var out bytes.Buffer
-	cmd.Stdout = &out
-	cmd.Stderr = &out
-	err = cmd.Run()
-	if err == nil {
-		return out.String(), nil
+	text := string(o.Stdout) + string(o.Stderr)
+	if o.ExitCode != 0 {
+		return "", &ValidationError{Output: text}
 	}
-	var exit *exec.ExitError
-	if errors.As(err, &exit) && ctx.Err() == nil {
-		return "", &ValidationError{Output: out.String()}
-	}
-	return "", fmt.Errorf("spirv: running %s: %w", name, err)
+	return string(o.Stdout), nil
 }

@@ -145,7 +145,8 @@ func TestNotJudgeable(t *testing.T) {
 			`!"air.read_write",`, `!"air.read_write", !"air.buffer_size", i32 12,`, 1)},
 		{"trap", KindTrap, variant("kernel", "declare void @llvm.trap()", "", "  call void @llvm.trap()", "")},
 		{"endless loop", KindTimeout, variant("kernel", "", "", "  br label %spin\nspin:\n  store volatile i32 %v, ptr addrspace(1) %p\n  br label %spin\nexit:", "")},
-		{"vertex function", KindNotKernel, variant("vertex", "", "", "", "")},
+		{"vertex function taking a thread position", KindArgument, variant("vertex", "", "", "", "")},
+		{"object function", KindNotKernel, variant("object", "", "", "", "")},
 		{"fragment function taking a thread position", KindArgument, variant("fragment", "", "", "", "")},
 		{"unannotated parameter", KindArgument, variant("kernel", "", ", float %x", "", "")},
 	}

@@ -36,7 +36,8 @@ type RenderTarget struct {
 }
 
 // Input is one air.fragment_input of a fragment function and the constant every pixel reads
-// from it (the reference's choice, a pattern independent of the pixel).
+// from it (the reference's choice, a pattern independent of the pixel), or one air.vertex_input
+// of a vertex function and its value per vertex.
 type Input struct {
 	// Param is the parameter's position; Name is its AIR varying key ("generated(5color)").
 	Param int
@@ -47,7 +48,11 @@ type Input struct {
 	Components int
 	// Words are the value's 32-bit interface words, one per component: a float as float,
 	// a half widened to float, an integer sign- or zero-extended.
-	Words []uint32
+	Words []uint32 `json:",omitempty"`
+	// Location is a vertex input's attribute location (air.location_index); PerVertex are
+	// its words for each vertex (vertex functions only).
+	Location  int        `json:",omitempty"`
+	PerVertex [][]uint32 `json:",omitempty"`
 }
 
 // inputValue is the constant of component c of the i-th fragment input: k = 4i+c gives

@@ -18,7 +18,9 @@ type Kernel struct {
 	// DenormsDisabled is the module's air.compile.denorms_disable: the
 	// reference then flushes denormals to zero, as Metal does.
 	DenormsDisabled bool
-	// Stage is "fragment" for a fragment function, "" for a compute kernel.
+	// Outputs are a vertex function's outputs, in order (their slots in OutputBuffer).
+	Outputs []VertexOutput `json:",omitempty"`
+	// Stage is "fragment" or "vertex", "" for a compute kernel.
 	Stage string `json:",omitempty"`
 	// Return is a fragment function's LLVM return type.
 	Return string `json:",omitempty"`
@@ -95,8 +97,11 @@ func inspect(t *textModule, entry string) (*Kernel, error) {
 	if err != nil {
 		return nil, err
 	}
-	if stage == "air.fragment" {
+	switch stage {
+	case "air.fragment":
 		return inspectFragment(t, entry, node)
+	case "air.vertex":
+		return inspectVertex(t, entry, node)
 	}
 	if stage != "air.kernel" {
 		return nil, notJudgeable(KindNotKernel, strings.TrimPrefix(stage, "air."), "a %s function: the reference runs compute kernels and fragment functions only", strings.TrimPrefix(stage, "air."))

@@ -91,9 +91,12 @@ func rewrite(t *textModule, k *Kernel) (string, error) {
 	if strings.Contains(all, "@airpipe_atomic(") {
 		b.WriteString("declare void @airpipe_atomic(ptr addrspace(1))\n")
 	}
-	if k.Stage == "fragment" {
+	switch k.Stage {
+	case "fragment":
 		b.WriteString(fragmentWrapper(k))
-	} else {
+	case "vertex":
+		b.WriteString(vertexWrapper(k))
+	default:
 		b.WriteString(wrapper(k))
 	}
 	return b.String(), nil

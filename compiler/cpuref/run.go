@@ -174,8 +174,11 @@ func RunText(ctx context.Context, ll, entry string, opts Options) (*Result, erro
 	}
 	if opts.Grid == (Grid{}) {
 		opts.Grid = GridFor(k.Dimensions())
-		if k.Stage == "fragment" {
+		switch k.Stage {
+		case "fragment":
 			opts.Grid = DefaultGrid()
+		case "vertex":
+			opts.Grid = Grid{Groups: [3]uint32{1, 1, 1}, Threads: [3]uint32{Vertices, 1, 1}}
 		}
 	}
 	for k := range 3 {
@@ -205,6 +208,14 @@ func RunText(ctx context.Context, ll, entry string, opts Options) (*Result, erro
 	}
 	for _, rt := range k.Targets {
 		res.Inputs = append(res.Inputs, Data{Index: RenderTargetBase + rt.Index, Bytes: ClearTarget(int(size[0]), int(size[1]))})
+	}
+	if k.Stage == "vertex" {
+		if size != [3]uint32{Vertices, 1, 1} {
+			return nil, fmt.Errorf("cpuref: grid %+v: a vertex function runs over %d vertices in a line", opts.Grid, Vertices)
+		}
+		if len(k.Outputs) > 0 {
+			res.Inputs = append(res.Inputs, Data{Index: OutputBuffer, Bytes: ClearTarget(Vertices*len(k.Outputs), 1)})
+		}
 	}
 	dir := opts.WorkDir
 	if dir == "" {

@@ -1,0 +1,294 @@
+package cpuref
+
+import (
+	"fmt"
+	"math"
+	"strings"
+)
+
+// Vertices is how many vertices a vertex function runs for: two triangles, vertex_id 0..5,
+// in one instance.
+const Vertices = 6
+
+// OutputBuffer is the harness buffer index of a vertex function's outputs: per vertex, one
+// record of VertexOutputs × 16 bytes; output j at byte 16·j, its components widened to 32 bits
+// (as the SPIR-V interface carries them), the rest of the slot left as Clear.
+const OutputBuffer = RenderTargetBase
+
+// VertexOutput is one output of a vertex function.
+type VertexOutput struct {
+	// Role is air.position, air.point_size or air.vertex_output; Name is a vertex output's
+	// varying key ("generated(5color)").
+	Role, Name string
+	// Field is the output's field in the returned struct, -1 when returned alone.
+	Field int
+	// Type, Kind and Components are as for RenderTarget.
+	Type       string
+	Kind       byte
+	Components int
+}
+
+// attributeValue is component c of attribute ordinal i of vertex v: k = 16v+4i+c gives
+// ±(3k+2)/8 for floats (exact in half) and ±(3k+1) for integers (narrower AIR types read
+// its truncation), alternating in sign, positive for unsigned.
+func attributeValue(v, i, c int, kind byte) uint32 {
+	return inputValue(4*v+i, c, kind)
+}
+
+// inspectVertex reads a vertex function's interface: outputs, attributes, built-ins, buffers.
+func inspectVertex(t *textModule, entry string, node []string) (*Kernel, error) {
+	fn, err := t.defined(entry)
+	if err != nil {
+		return nil, err
+	}
+	if len(node) < 3 {
+		return nil, fmt.Errorf("cpuref: entry node of @%s has %d operands, want 3", entry, len(node))
+	}
+	k := &Kernel{Name: entry, Stage: "vertex", Return: defineReturnType(t.lines[fn.Line])}
+	for _, op := range t.named["air.compile_options"] {
+		if s, _ := mdString(first(t.md[op])); s == "air.compile.denorms_disable" {
+			k.DenormsDisabled = true
+		}
+	}
+	fields, isStruct, err := t.returnFields(k.Return)
+	if err != nil {
+		return nil, fmt.Errorf("cpuref: @%s: %w", entry, err)
+	}
+	outs := t.md[node[1]]
+	if len(fields) != len(outs) {
+		return nil, fmt.Errorf("cpuref: @%s returns %s (%d fields) but declares %d outputs", entry, k.Return, len(fields), len(outs))
+	}
+	for i, ref := range outs {
+		o := t.md[ref]
+		role, _ := mdString(first(o))
+		out := VertexOutput{Role: role, Field: i, Type: fields[i]}
+		if !isStruct {
+			out.Field = -1
+		}
+		switch role {
+		case "air.position", "air.point_size":
+		case "air.vertex_output":
+			out.Name, _ = mdString(first(o[1:]))
+		default:
+			return nil, notJudgeable(KindArgument, "output "+role, "a vertex output of role %s, which the capture does not read", role)
+		}
+		kind, comps, ok := kindOf(fields[i], keyString(o, "air.arg_type_name"))
+		if !ok {
+			return nil, notJudgeable(KindArgument, "vertex output "+fields[i], "a vertex output of type %s, which the capture cannot read", fields[i])
+		}
+		out.Kind, out.Components = kind, comps
+		k.Outputs = append(k.Outputs, out)
+	}
+	k.Params = make([]Param, len(fn.Params))
+	for i, ty := range fn.Params {
+		k.Params[i] = Param{Type: ty}
+	}
+	seen := map[int]bool{}
+	for _, ref := range t.md[node[2]] {
+		arg := t.md[ref]
+		if len(arg) < 2 {
+			return nil, fmt.Errorf("cpuref: argument node %s of @%s is too short", ref, entry)
+		}
+		n, ok := mdInt(arg[0])
+		if !ok || n < 0 || int(n) >= len(k.Params) {
+			return nil, fmt.Errorf("cpuref: argument node %s of @%s names parameter %q of %d", ref, entry, arg[0], len(k.Params))
+		}
+		role, _ := mdString(arg[1])
+		p := &k.Params[n]
+		p.Role = role
+		seen[int(n)] = true
+		switch role {
+		case "air.buffer":
+			b, err := bufferOf(arg[2:], p.Type)
+			if err != nil {
+				return nil, fmt.Errorf("cpuref: @%s parameter %d: %w", entry, n, err)
+			}
+			for _, o := range k.Buffers {
+				if o.Index == b.Index {
+					return nil, fmt.Errorf("cpuref: @%s: two parameters are buffer %d", entry, b.Index)
+				}
+			}
+			p.Buffer = b.Index
+			k.Buffers = append(k.Buffers, b)
+		case "air.vertex_input":
+			loc := -1
+			for j := 2; j+1 < len(arg); j++ {
+				if s, _ := mdString(arg[j]); s == "air.location_index" {
+					if v, ok := mdInt(arg[j+1]); ok {
+						loc = int(v)
+					}
+				}
+			}
+			kind, comps, ok := kindOf(p.Type, keyString(arg, "air.arg_type_name"))
+			if !ok || loc < 0 || loc > 31 {
+				return nil, notJudgeable(KindArgument, "vertex input "+p.Type, "a vertex input of type %s at location %d, which the draw cannot give", p.Type, loc)
+			}
+			in := Input{Param: int(n), Name: keyString(arg, "air.arg_name"), Location: loc, Type: p.Type, Kind: kind, Components: comps}
+			for v := range Vertices {
+				var ws []uint32
+				for c := range comps {
+					ws = append(ws, attributeValue(v, len(k.Inputs), c, kind))
+				}
+				in.PerVertex = append(in.PerVertex, ws)
+			}
+			k.Inputs = append(k.Inputs, in)
+		case "air.vertex_id", "air.instance_id", "air.base_vertex", "air.base_instance":
+			if p.Type != "i32" && p.Type != "i16" {
+				return nil, notJudgeable(KindArgument, role+" "+p.Type, "%s of type %s", role, p.Type)
+			}
+		case "air.texture", "air.sampler":
+			return nil, notJudgeable(KindTexture, role, "a %s argument: the reference has no texture to give it", strings.TrimPrefix(role, "air."))
+		default:
+			return nil, notJudgeable(KindArgument, role, "a vertex argument of role %s, which the reference cannot supply", role)
+		}
+	}
+	for i, p := range k.Params {
+		if !seen[i] {
+			return nil, notJudgeable(KindArgument, "unannotated "+p.Type, "parameter %d (%s) has no AIR role", i, p.Type)
+		}
+	}
+	return k, nil
+}
+
+// returnFields splits a function's return type into its fields: a struct's (named or literal)
+// or the type itself; void has none.
+func (t *textModule) returnFields(ret string) ([]string, bool, error) {
+	body := ret
+	if strings.HasPrefix(body, "%") {
+		body = t.namedType(body)
+		if body == "" {
+			return nil, false, fmt.Errorf("return type %s is not defined", ret)
+		}
+	}
+	switch {
+	case body == "void":
+		return nil, false, nil
+	case strings.HasPrefix(body, "{") || strings.HasPrefix(body, "<{"):
+		inner := strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(body, "<"), "{"), ">")
+		return splitTop(strings.TrimSuffix(strings.TrimSpace(inner), "}")), true, nil
+	}
+	return []string{body}, false, nil
+}
+
+// scalarConstant is the LLVM constant of type e (float, half, iN) holding the interface
+// word w: a float as is, a half from the float (exact for the patterns used), an integer
+// truncated.
+func scalarConstant(e string, w uint32) string {
+	switch e {
+	case "float":
+		return fmt.Sprintf("float 0x%016X", math.Float64bits(float64(math.Float32frombits(w))))
+	case "half":
+		return fmt.Sprintf("half 0xH%04X", halfBits(math.Float32frombits(w)))
+	case "i8":
+		return fmt.Sprintf("i8 %d", int8(w))
+	case "i16":
+		return fmt.Sprintf("i16 %d", int16(w))
+	}
+	return fmt.Sprintf("%s %d", e, int32(w))
+}
+
+// typedConstant is the LLVM constant of type ty (a scalar or vector) from its words.
+func typedConstant(ty string, ws []uint32) string {
+	e := elem(ty)
+	if !strings.HasPrefix(ty, "<") {
+		return scalarConstant(e, ws[0])
+	}
+	var cs []string
+	for _, w := range ws {
+		cs = append(cs, scalarConstant(e, w))
+	}
+	return fmt.Sprintf("%s <%s>", ty, strings.Join(cs, ", "))
+}
+
+// storeWidened writes the IR that stores value x of type ty (kind) component by component,
+// widened to 32 bits, at ptr base (4 bytes apart); prefix names its temporaries.
+func storeWidened(b *strings.Builder, prefix, ty string, kind byte, comps int, x, base string) {
+	e := elem(ty)
+	for c := range comps {
+		v := x
+		if strings.HasPrefix(ty, "<") {
+			v = fmt.Sprintf("%%%se%d", prefix, c)
+			fmt.Fprintf(b, "  %s = extractelement %s %s, i32 %d\n", v, ty, x, c)
+		}
+		st := "i32"
+		w := fmt.Sprintf("%%%sw%d", prefix, c)
+		switch {
+		case e == "half":
+			fmt.Fprintf(b, "  %s = fpext half %s to float\n", w, v)
+			v, st = w, "float"
+		case e == "float":
+			st = "float"
+		case e != "i32" && kind == 'u':
+			fmt.Fprintf(b, "  %s = zext %s %s to i32\n", w, e, v)
+			v = w
+		case e != "i32":
+			fmt.Fprintf(b, "  %s = sext %s %s to i32\n", w, e, v)
+			v = w
+		}
+		fmt.Fprintf(b, "  %%%sp%d = getelementptr i8, ptr %s, i64 %d\n  store %s %s, ptr %%%sp%d, align 4\n", prefix, c, base, 4*c, st, v, prefix, c)
+	}
+}
+
+// vertexWrapper is airpipe_thread for a vertex function: the vertex is the thread's grid
+// position x (id 0). It builds the arguments — buffers, vertex_id, 0 for instance and bases,
+// each attribute's value for this vertex from a constant table — calls the function and
+// stores each output, widened to 32 bits, in the vertex's record of OutputBuffer.
+func vertexWrapper(k *Kernel) string {
+	var b strings.Builder
+	for i, in := range k.Inputs {
+		var rows []string
+		for _, ws := range in.PerVertex {
+			rows = append(rows, typedConstant(in.Type, ws))
+		}
+		fmt.Fprintf(&b, "@airpipe_attr%d = private constant [%d x %s] [%s]\n", i, Vertices, in.Type, strings.Join(rows, ", "))
+	}
+	b.WriteString("\ndefine void @airpipe_thread(ptr %bufs, ptr %ids) {\nentry:\n")
+	b.WriteString("  %vid = load i32, ptr %ids\n  %vid64 = zext i32 %vid to i64\n")
+	fmt.Fprintf(&b, "  %%recoff = mul i64 %%vid64, %d\n", 16*len(k.Outputs))
+	var args []string
+	for i, p := range k.Params {
+		v := fmt.Sprintf("%%arg%d", i)
+		switch p.Role {
+		case "air.buffer":
+			fmt.Fprintf(&b, "  %%bp%d = getelementptr ptr, ptr %%bufs, i64 %d\n  %%b%d = load ptr, ptr %%bp%d\n", i, p.Buffer, i, i)
+			if p.Type == "ptr" {
+				fmt.Fprintf(&b, "  %s = getelementptr i8, ptr %%b%d, i64 0\n", v, i)
+			} else {
+				fmt.Fprintf(&b, "  %s = addrspacecast ptr %%b%d to %s\n", v, i, p.Type)
+			}
+		case "air.vertex_id":
+			if p.Type == "i16" {
+				fmt.Fprintf(&b, "  %s = trunc i32 %%vid to i16\n", v)
+			} else {
+				fmt.Fprintf(&b, "  %s = add i32 %%vid, 0\n", v)
+			}
+		case "air.instance_id", "air.base_vertex", "air.base_instance":
+			fmt.Fprintf(&b, "  %s = add %s 0, 0\n", v, p.Type)
+		case "air.vertex_input":
+			for j, in := range k.Inputs {
+				if in.Param == i {
+					fmt.Fprintf(&b, "  %%ap%d = getelementptr [%d x %s], ptr @airpipe_attr%d, i64 0, i64 %%vid64\n  %s = load %s, ptr %%ap%d\n", i, Vertices, in.Type, j, v, in.Type, i)
+				}
+			}
+		}
+		args = append(args, p.Type+" "+v)
+	}
+	call := fmt.Sprintf("call %s @%q(%s)", k.Return, k.Name, strings.Join(args, ", "))
+	if k.Return == "void" {
+		fmt.Fprintf(&b, "  %s\n", call)
+	} else {
+		fmt.Fprintf(&b, "  %%ret = %s\n", call)
+	}
+	fmt.Fprintf(&b, "  %%obp = getelementptr ptr, ptr %%bufs, i64 %d\n  %%ob = load ptr, ptr %%obp\n  %%rec = getelementptr i8, ptr %%ob, i64 %%recoff\n", OutputBuffer)
+	for j, o := range k.Outputs {
+		x := "%ret"
+		if o.Field >= 0 {
+			x = fmt.Sprintf("%%o%d", j)
+			fmt.Fprintf(&b, "  %s = extractvalue %s %%ret, %d\n", x, k.Return, o.Field)
+		}
+		fmt.Fprintf(&b, "  %%slot%d = getelementptr i8, ptr %%rec, i64 %d\n", j, 16*j)
+		storeWidened(&b, fmt.Sprintf("o%d_", j), o.Type, o.Kind, o.Components, x, fmt.Sprintf("%%slot%d", j))
+	}
+	b.WriteString("  ret void\n}\n")
+	return b.String()
+}

@@ -137,8 +137,8 @@ func (e *emulator) run(ctx context.Context, m *Module) pipeline.Result {
 		return pipeline.Fail(CodeEmulatorNoTranslation, "translate", "no SPIR-V: the translate stage was replaced by an exec stage, which leaves only files")
 	}
 	refl := m.Translation.Reflection
-	if refl.Stage != "kernel" && refl.Stage != "fragment" {
-		r := pipeline.UnjudgedBecause(refl.Stage + " execution not implemented: the emulator runs compute kernels and fragment shaders only")
+	if refl.Stage != "kernel" && refl.Stage != "fragment" && refl.Stage != "vertex" {
+		r := pipeline.UnjudgedBecause(refl.Stage + " execution not implemented: the emulator runs compute kernels, fragment and vertex shaders only")
 		r.Code, r.Detail = CodeEmulatorNotImplemented, refl.Stage
 		return r
 	}
@@ -165,11 +165,14 @@ func (e *emulator) run(ctx context.Context, m *Module) pipeline.Result {
 		r.Code, r.Detail = CodeEmulatorNoReference, "reference-error"
 		return r
 	}
-	if !anyWritable(ref.Kernel) && len(ref.Kernel.Targets) == 0 {
-		r := pipeline.UnjudgedBecause("the shader has no buffer it may write and no render target: nothing to compare")
+	if !anyWritable(ref.Kernel) && len(ref.Kernel.Targets) == 0 && len(ref.Kernel.Outputs) == 0 {
+		r := pipeline.UnjudgedBecause("the shader has no buffer it may write and no render target or output: nothing to compare")
 		r.Code, r.Detail = CodeEmulatorWritesNothing, "no writable buffer"
-		if refl.Stage == "fragment" {
+		switch refl.Stage {
+		case "fragment":
 			r.Detail = "no render target or writable buffer"
+		case "vertex":
+			r.Detail = "no output or writable buffer"
 		}
 		return r
 	}
@@ -184,6 +187,13 @@ func (e *emulator) run(ctx context.Context, m *Module) pipeline.Result {
 			return r
 		}
 		q.Draw = dq
+	}
+	if refl.Stage == "vertex" {
+		cq, r, ok := captureRequestFor(refl, ref)
+		if !ok {
+			return r
+		}
+		q.Capture = cq
 	}
 	start = time.Now()
 	var rep emuReply
@@ -223,6 +233,9 @@ func (e *emulator) run(ctx context.Context, m *Module) pipeline.Result {
 	r.Data["device_ms"] = strconv.FormatInt(devTime.Milliseconds(), 10)
 	g := ref.Grid
 	r.Data["grid"] = fmt.Sprintf("%dx%dx%d groups of %dx%dx%d", g.Groups[0], g.Groups[1], g.Groups[2], g.Threads[0], g.Threads[1], g.Threads[2])
+	if q.Capture != nil {
+		r.Data["grid"] = fmt.Sprintf("%d vertices", q.Capture.Vertices)
+	}
 	if q.Draw != nil {
 		r.Data["grid"] = fmt.Sprintf("%dx%d pixels", q.Draw.Width, q.Draw.Height)
 		if ref.Kernel.WritesDepth {
@@ -245,9 +258,9 @@ func anyWritable(k *cpuref.Kernel) bool {
 // returns every buffer's bytes afterwards, by Metal index (a buffer the
 // SPIR-V does not bind keeps its input). On failure it returns nil and the
 // result to report.
-func dispatch(ctx context.Context, dev *device.Device, spirv []byte, entry string, ref *cpuref.Result, dq *drawRequest) (map[int][]byte, pipeline.Result) {
+func dispatch(ctx context.Context, dev *device.Device, spirv []byte, entry string, ref *cpuref.Result, dq *drawRequest, cq *captureRequest) (map[int][]byte, pipeline.Result) {
 	var p *device.Pipeline
-	if dq == nil {
+	if dq == nil && cq == nil {
 		var err error
 		p, err = dev.LoadPipeline(spirv, entry)
 		if err != nil {
@@ -290,10 +303,16 @@ func dispatch(ctx context.Context, dev *device.Device, spirv []byte, entry strin
 	}
 	var err error
 	var targets [][]byte
-	if dq == nil {
-		err = dev.Run(ctx, p, device.DispatchArgs{Groups: ref.Grid.Groups, Threads: ref.Grid.Threads, Bindings: binds})
-	} else {
+	switch {
+	case cq != nil:
+		var rec []byte
+		rec, err = dev.CaptureVertices(ctx, spirv, entry, device.VertexArgs{Vertices: cq.Vertices, Attributes: cq.Attributes,
+			Outputs: cq.Outputs, Stride: cq.Stride, Initial: inputs[cpuref.OutputBuffer], Bindings: binds})
+		targets = [][]byte{rec}
+	case dq != nil:
 		targets, err = dev.Draw(ctx, spirv, entry, device.DrawArgs{Width: dq.Width, Height: dq.Height, Targets: dq.Targets, Inputs: dq.Inputs, Bindings: binds})
+	default:
+		err = dev.Run(ctx, p, device.DispatchArgs{Groups: ref.Grid.Groups, Threads: ref.Grid.Threads, Bindings: binds})
 	}
 	done = err == nil || ctx.Err() == nil && !errors.Is(err, device.ErrLost)
 	if err != nil {
@@ -307,7 +326,11 @@ func dispatch(ctx context.Context, dev *device.Device, spirv []byte, entry strin
 			return nil, r
 		}
 		if errors.Is(err, device.ErrInvalidArgument) {
-			return nil, pipeline.Fail(CodeEmulatorInterface, map[bool]string{true: "dispatch", false: "draw"}[dq == nil], err.Error())
+			call := "dispatch"
+			if dq != nil || cq != nil {
+				call = "draw"
+			}
+			return nil, pipeline.Fail(CodeEmulatorInterface, call, err.Error())
 		}
 		if errors.Is(err, device.ErrLost) {
 			return nil, pipeline.Fail(CodeEmulatorDeviceLost, entry, err.Error())
@@ -383,7 +406,14 @@ func compare(ref *cpuref.Result, got map[int][]byte) pipeline.Result {
 			}
 			if a != b {
 				where := fmt.Sprintf("buffer %d word %d", want.Index, w)
-				if n := want.Index - cpuref.RenderTargetBase; n >= 0 {
+				if n := len(ref.Kernel.Outputs); ref.Kernel.Stage == "vertex" && want.Index == cpuref.OutputBuffer && n > 0 {
+					o := ref.Kernel.Outputs[w/4%n]
+					name := o.Role
+					if o.Name != "" {
+						name = o.Name
+					}
+					where = fmt.Sprintf("vertex %d output %d (%s) component %d", w/(4*n), w/4%n, name, w%4)
+				} else if n := want.Index - cpuref.RenderTargetBase; n >= 0 {
 					width := int(ref.Grid.Size()[0])
 					px := w / (cpuref.TexelSize / 4)
 					where = fmt.Sprintf("render target %d pixel (%d,%d) component %d", n, px%width, px/width, w%(cpuref.TexelSize/4))

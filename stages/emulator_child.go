@@ -32,6 +32,8 @@ type emuRequest struct {
 	Kernel  *cpuref.Kernel `json:"kernel"`
 	// Draw, for a fragment shader, is the draw: targets, size and input constants.
 	Draw *drawRequest `json:"draw,omitempty"`
+	// Capture, for a vertex shader, is the capture: vertices, attributes, output slots.
+	Capture *captureRequest `json:"capture,omitempty"`
 }
 
 // emuReply is what the device left in each buffer, or why it did not run.
@@ -59,7 +61,7 @@ func runRequest(ctx context.Context, dev *device.Device, q emuRequest) emuReply 
 	}
 	ref := &cpuref.Result{Kernel: q.Kernel, Grid: q.Grid, Inputs: q.Buffers}
 	start := time.Now()
-	got, res := dispatch(ctx, dev, q.SPIRV, q.Entry, ref, q.Draw)
+	got, res := dispatch(ctx, dev, q.SPIRV, q.Entry, ref, q.Draw, q.Capture)
 	f := dev.Facts()
 	return emuReply{Name: q.Name, Buffers: got, Result: res, Micros: time.Since(start).Microseconds(), Facts: &f}
 }

@@ -54,3 +54,47 @@ func drawRequestFor(refl translate.Reflection, ref *cpuref.Result, spirv []byte)
 	}
 	return dq, pipeline.Result{}, true
 }
+
+// captureRequest is how a vertex shader's outputs are captured: cpuref.Vertices vertices, the
+// attributes by location, and each output's slot in the per-vertex record (output j of the
+// AIR function at byte 16·j, as the reference stores it).
+type captureRequest struct {
+	Vertices   uint32                `json:"vertices"`
+	Attributes map[uint32][][]uint32 `json:"attributes"`
+	Outputs    []device.VertexOutput `json:"outputs"`
+	Stride     uint32                `json:"stride"`
+}
+
+// captureRequestFor builds the capture of a vertex shader. Outputs are found in the SPIR-V by
+// role (Position, PointSize) or by varying name (reflection), so a translation that put a
+// varying at another location captures another output and mismatches; attributes go to the
+// locations the AIR names (air.location_index), which the ABI keeps.
+func captureRequestFor(refl translate.Reflection, ref *cpuref.Result) (*captureRequest, pipeline.Result, bool) {
+	k := ref.Kernel
+	cq := &captureRequest{Vertices: cpuref.Vertices, Attributes: map[uint32][][]uint32{}, Stride: uint32(16 * len(k.Outputs))}
+	for j, o := range k.Outputs {
+		vo := device.VertexOutput{Location: -1, Offset: uint32(16 * j)}
+		switch o.Role {
+		case "air.position":
+			vo.BuiltIn = 0
+		case "air.point_size":
+			vo.BuiltIn = 1
+		default:
+			found := false
+			for _, v := range refl.Outputs {
+				if v.Name == o.Name && v.Location >= 0 {
+					vo.Location, found = v.Location, true
+				}
+			}
+			if !found {
+				return nil, pipeline.Fail(CodeEmulatorInterface, "output "+o.Name,
+					fmt.Sprintf("the AIR function writes vertex output %q; the SPIR-V's reflection has no output of that name", o.Name)), false
+			}
+		}
+		cq.Outputs = append(cq.Outputs, vo)
+	}
+	for _, in := range k.Inputs {
+		cq.Attributes[uint32(in.Location)] = in.PerVertex
+	}
+	return cq, pipeline.Result{}, true
+}

@@ -74,6 +74,8 @@ func TestEmulatorFixtures(t *testing.T) {
 		{"fragment.ll", pipeline.Passed, "", ""},
 		{"../../../testdata/sample/src/solid_frag.ll", pipeline.Passed, "", ""},
 		{"fragment_silent.ll", pipeline.Unjudged, CodeEmulatorWritesNothing, "no render target or writable buffer"},
+		{"vertex.ll", pipeline.Passed, "", ""},
+		{"../../../testdata/sample/src/pass_vert.ll", pipeline.Passed, "", ""},
 	}
 	st := Emulator(EmulatorOptions{})
 	for _, c := range cases {
@@ -139,7 +141,7 @@ func TestEmulatorCatchesWrongInput(t *testing.T) {
 	defer dev.Stop()
 	x := ref.Inputs[1].Bytes
 	x[0]++ // buffer 1 (x) read by thread 0
-	got, res := dispatch(context.Background(), dev, m.Translation.SPIRV, m.Translation.Entry, ref, nil)
+	got, res := dispatch(context.Background(), dev, m.Translation.SPIRV, m.Translation.Entry, ref, nil, nil)
 	if got == nil {
 		t.Fatalf("dispatch: %s %s", res.Code, res.Message)
 	}
@@ -282,4 +284,34 @@ func TestEmulatorCatchesFragmentFaults(t *testing.T) {
 		t.Fatalf("swapped varyings: got %s %s %q (%s), want a mismatch", r.Status, r.Code, r.Detail, r.Message)
 	}
 	t.Log(r.Message)
+}
+
+// TestEmulatorCatchesVertexFaults plants wrong lowerings of a vertex shader: SPIR-V whose
+// position components are swapped, and a reflection that gives two varyings each other's
+// names (so each is captured into the other's slot).
+func TestEmulatorCatchesVertexFaults(t *testing.T) {
+	emuNeed(t)
+	right := emuModule(t, "testdata/emulator/vertex.ll")
+	right.Translation = emuModule(t, "testdata/emulator/vertex_swapped.ll").Translation
+	r := Emulator(EmulatorOptions{}).Run(context.Background(), right)
+	if r.Status != pipeline.Failed || r.Code != CodeEmulatorMismatch || r.Detail != "vertex 1 output 0 (air.position) component 0" {
+		t.Fatalf("swapped components: got %s %s %q (%s), want a mismatch at vertex 1 output 0 component 0", r.Status, r.Code, r.Detail, r.Message)
+	}
+	m := emuModule(t, "testdata/emulator/vertex.ll")
+	out := m.Translation.Reflection.Outputs
+	var named []int
+	for i, v := range out {
+		if v.Location >= 0 {
+			named = append(named, i)
+		}
+	}
+	if len(named) != 2 {
+		t.Fatalf("reflection outputs %+v: want two varyings", out)
+	}
+	out[named[0]].Name, out[named[1]].Name = out[named[1]].Name, out[named[0]].Name
+	r = Emulator(EmulatorOptions{}).Run(context.Background(), m)
+	if r.Status != pipeline.Failed || r.Code != CodeEmulatorMismatch || !strings.HasPrefix(r.Detail, "vertex 0 output 1") {
+		t.Fatalf("swapped varyings: got %s %s %q (%s), want a mismatch at vertex 0 output 1", r.Status, r.Code, r.Detail, r.Message)
+	}
+	t.Log(r.Detail, ": ", r.Message)
 }

@@ -158,12 +158,12 @@ func TestEmulatorCatchesWrongInput(t *testing.T) {
 }
 
 // TestEmulatorSetsAside checks the unjudged and unavailable paths: a
-// vertex shader, a missing translation, a device that is not there.
+// mesh shader, a missing translation, a device that is not there.
 func TestEmulatorSetsAside(t *testing.T) {
-	vert := &Module{artifacts: artifacts{Translation: &translate.Output{Reflection: translate.Reflection{Stage: "vertex"}}}}
-	r := Emulator(EmulatorOptions{}).Run(context.Background(), vert)
-	if r.Status != pipeline.Unjudged || r.Code != CodeEmulatorNotImplemented || r.Detail != "vertex" || !strings.Contains(r.Message, "vertex execution not implemented") {
-		t.Fatalf("vertex: %+v", r)
+	mesh := &Module{artifacts: artifacts{Translation: &translate.Output{Reflection: translate.Reflection{Stage: "mesh"}}}}
+	r := Emulator(EmulatorOptions{}).Run(context.Background(), mesh)
+	if r.Status != pipeline.Unjudged || r.Code != CodeEmulatorNotImplemented || r.Detail != "mesh" || !strings.Contains(r.Message, "mesh execution not implemented") {
+		t.Fatalf("mesh: %+v", r)
 	}
 	if r := Emulator(EmulatorOptions{}).Run(context.Background(), &Module{}); r.Status != pipeline.Failed || r.Code != CodeEmulatorNoTranslation {
 		t.Fatalf("no translation: %+v", r)

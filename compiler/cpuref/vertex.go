@@ -6,9 +6,11 @@ import (
 	"strings"
 )
 
-// Vertices is how many vertices a vertex function runs for: two triangles, vertex_id 0..5,
-// in one instance.
-const Vertices = 6
+// Vertices is how many vertices a vertex function runs for: one triangle, vertex_id 0..2, in
+// one instance. Vertex shaders often index a constant array of a triangle's corners by
+// vertex_id; a fourth vertex would read past it (undefined on a GPU, and outside the
+// reference's bounds checks, which guard buffers only).
+const Vertices = 3
 
 // OutputBuffer is the harness buffer index of a vertex function's outputs: per vertex, one
 // record of VertexOutputs × 16 bytes; output j at byte 16·j, its components widened to 32 bits

@@ -66,7 +66,7 @@ type captureRequest struct {
 }
 
 // captureRequestFor builds the capture of a vertex shader. Outputs are found in the SPIR-V by
-// role (Position, PointSize) or by varying name (reflection), so a translation that put a
+// role (Position, PointSize, Layer, ViewportIndex) or by varying name (reflection), so a translation that put a
 // varying at another location captures another output and mismatches; attributes go to the
 // locations the AIR names (air.location_index), which the ABI keeps.
 func captureRequestFor(refl translate.Reflection, ref *cpuref.Result) (*captureRequest, pipeline.Result, bool) {
@@ -79,6 +79,10 @@ func captureRequestFor(refl translate.Reflection, ref *cpuref.Result) (*captureR
 			vo.BuiltIn = 0
 		case "air.point_size":
 			vo.BuiltIn = 1
+		case "air.render_target_array_index":
+			vo.BuiltIn = 9 // Layer
+		case "air.viewport_array_index":
+			vo.BuiltIn = 10 // ViewportIndex
 		default:
 			found := false
 			for _, v := range refl.Outputs {

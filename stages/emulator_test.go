@@ -75,6 +75,7 @@ func TestEmulatorFixtures(t *testing.T) {
 		{"../../../testdata/sample/src/solid_frag.ll", pipeline.Passed, "", ""},
 		{"fragment_silent.ll", pipeline.Unjudged, CodeEmulatorWritesNothing, "no render target or writable buffer"},
 		{"vertex.ll", pipeline.Passed, "", ""},
+		{"vertex_layer.ll", pipeline.Passed, "", ""},
 		{"../../../testdata/sample/src/pass_vert.ll", pipeline.Passed, "", ""},
 	}
 	st := Emulator(EmulatorOptions{})

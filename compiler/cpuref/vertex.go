@@ -19,7 +19,8 @@ const OutputBuffer = RenderTargetBase
 
 // VertexOutput is one output of a vertex function.
 type VertexOutput struct {
-	// Role is air.position, air.point_size or air.vertex_output; Name is a vertex output's
+	// Role is air.position, air.point_size, air.render_target_array_index,
+	// air.viewport_array_index or air.vertex_output; Name is a vertex output's
 	// varying key ("generated(5color)").
 	Role, Name string
 	// Field is the output's field in the returned struct, -1 when returned alone.
@@ -68,7 +69,7 @@ func inspectVertex(t *textModule, entry string, node []string) (*Kernel, error) 
 			out.Field = -1
 		}
 		switch role {
-		case "air.position", "air.point_size":
+		case "air.position", "air.point_size", "air.render_target_array_index", "air.viewport_array_index":
 		case "air.vertex_output":
 			out.Name, _ = mdString(first(o[1:]))
 		default:

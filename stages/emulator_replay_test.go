@@ -62,8 +62,8 @@ func readGz(t *testing.T, path string, v any) {
 	}
 }
 
-// TestEmulatorEmit writes the fixtures and every corpus kernel the reference
-// can judge (and lavapipe passes or fails) as replay cases.
+// TestEmulatorEmit writes the fixtures and every corpus kernel, fragment and
+// vertex shader the reference can judge as replay cases.
 func TestEmulatorEmit(t *testing.T) {
 	dir := os.Getenv("AIRPIPE_EMU_EMIT")
 	if dir == "" {
@@ -74,13 +74,25 @@ func TestEmulatorEmit(t *testing.T) {
 	expected := map[string][]cpuref.Data{}
 	add := func(name string, bc []byte, out *translate.Output) {
 		ref, err := cpuref.Run(context.Background(), bc, out.Entry, cpuref.Options{})
-		if err != nil || !anyWritable(ref.Kernel) {
+		if err != nil || !anyWritable(ref.Kernel) && len(ref.Kernel.Targets) == 0 && len(ref.Kernel.Outputs) == 0 {
 			return
 		}
-		cases = append(cases, emuRequest{Name: name, Entry: out.Entry, SPIRV: out.SPIRV, Grid: ref.Grid, Buffers: ref.Inputs, Kernel: ref.Kernel})
+		q := emuRequest{Name: name, Entry: out.Entry, SPIRV: out.SPIRV, Grid: ref.Grid, Buffers: ref.Inputs, Kernel: ref.Kernel}
+		var ok bool
+		switch out.Reflection.Stage {
+		case "fragment":
+			if q.Draw, _, ok = drawRequestFor(out.Reflection, ref, out.SPIRV); !ok {
+				return
+			}
+		case "vertex":
+			if q.Capture, _, ok = captureRequestFor(out.Reflection, ref); !ok {
+				return
+			}
+		}
+		cases = append(cases, q)
 		expected[name] = ref.Outputs
 	}
-	for _, f := range []string{"saxpy.ll", "swizzle.ll", "builtins.ll", "guarded.ll"} {
+	for _, f := range []string{"saxpy.ll", "swizzle.ll", "builtins.ll", "guarded.ll", "fragment.ll", "fragment_two.ll", "vertex.ll", "vertex_layer.ll"} {
 		m := emuModule(t, filepath.Join("testdata", "emulator", f))
 		add("fixture "+f, m.Bitcode, m.Translation)
 	}
@@ -92,7 +104,7 @@ func TestEmulatorEmit(t *testing.T) {
 			}
 			eps, _ := air.EntryPoints(ir)
 			for _, ep := range eps {
-				if ep.Function == nil || ep.Function.Name != k.name || ep.Stage != air.Kernel {
+				if ep.Function == nil || ep.Function.Name != k.name || ep.Stage != air.Kernel && ep.Stage != air.Fragment && ep.Stage != air.Vertex {
 					continue
 				}
 				if out, err := translate.Translate(ir, ep); err == nil {
@@ -168,10 +180,14 @@ func TestEmulatorCheck(t *testing.T) {
 		}
 		c := inputs[r.Name]
 		v := compare(&cpuref.Result{Kernel: c.Kernel, Grid: c.Grid, Inputs: c.Buffers, Outputs: expected[r.Name]}, r.Buffers)
-		key := string(v.Status) + " " + v.Code + " " + v.Detail
+		stage := "kernel"
+		if c.Kernel != nil && c.Kernel.Stage != "" {
+			stage = c.Kernel.Stage
+		}
+		key := stage + ": " + string(v.Status) + " " + v.Code + " " + v.Detail
 		if v.Status == pipeline.Failed {
 			t.Logf("%s: %s %s: %s", r.Name, v.Code, v.Detail, v.Message)
-			key = string(v.Status) + " " + v.Code
+			key = stage + ": " + string(v.Status) + " " + v.Code
 		}
 		counts[key]++
 	}

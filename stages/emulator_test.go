@@ -316,3 +316,37 @@ func TestEmulatorCatchesVertexFaults(t *testing.T) {
 	}
 	t.Log(r.Detail, ": ", r.Message)
 }
+
+// TestCompareNaN: a NaN in a float output equals any NaN (sign and payload are left open by
+// IEEE 754, Metal and Vulkan); in an integer output or a buffer the same words differ.
+func TestCompareNaN(t *testing.T) {
+	le := func(ws ...uint32) []byte {
+		b := make([]byte, 4*len(ws))
+		for i, w := range ws {
+			b[4*i], b[4*i+1], b[4*i+2], b[4*i+3] = byte(w), byte(w>>8), byte(w>>16), byte(w>>24)
+		}
+		return b
+	}
+	in := le(cpuref.Clear[:]...)
+	want := le(0xffc00000, 1, cpuref.Clear[2], cpuref.Clear[3])
+	got := le(0x7fffffff, 1, cpuref.Clear[2], cpuref.Clear[3])
+	for _, c := range []struct {
+		name  string
+		k     *cpuref.Kernel
+		index int
+		pass  bool
+	}{
+		{"float vertex output", &cpuref.Kernel{Stage: "vertex", Outputs: []cpuref.VertexOutput{{Kind: 'f', Components: 2}}}, cpuref.OutputBuffer, true},
+		{"int vertex output", &cpuref.Kernel{Stage: "vertex", Outputs: []cpuref.VertexOutput{{Kind: 'i', Components: 2}}}, cpuref.OutputBuffer, false},
+		{"float render target", &cpuref.Kernel{Stage: "fragment", Targets: []cpuref.RenderTarget{{Index: 1, Kind: 'f'}}}, cpuref.RenderTargetBase + 1, true},
+		{"uint render target", &cpuref.Kernel{Stage: "fragment", Targets: []cpuref.RenderTarget{{Index: 1, Kind: 'u'}}}, cpuref.RenderTargetBase + 1, false},
+		{"kernel buffer", &cpuref.Kernel{}, 3, false},
+	} {
+		ref := &cpuref.Result{Kernel: c.k, Grid: cpuref.Grid{Groups: [3]uint32{1, 1, 1}, Threads: [3]uint32{1, 1, 1}},
+			Inputs: []cpuref.Data{{Index: c.index, Bytes: in}}, Outputs: []cpuref.Data{{Index: c.index, Bytes: want}}}
+		r := compare(ref, map[int][]byte{c.index: got})
+		if (r.Status == pipeline.Passed) != c.pass {
+			t.Errorf("%s: %s %s %s, want passed=%v", c.name, r.Status, r.Detail, r.Message, c.pass)
+		}
+	}
+}

@@ -23,8 +23,10 @@ const emulatorVersion = "2"
 // Emulator codes (append-only; documented in docs/codes.md).
 const (
 	// CodeEmulatorMismatch: lavapipe's output differs from the CPU
-	// reference; the detail is "buffer B word I" (the first differing
-	// 32-bit word), the message "expected X got Y".
+	// reference; the detail is the first differing 32-bit word ("buffer B
+	// word I", "render target N pixel (X,Y) component C", "vertex V output J
+	// (NAME) component C", or "render target N" when the SPIR-V has no such
+	// output), the message "expected X got Y".
 	CodeEmulatorMismatch = "emulator/mismatch"
 	// CodeEmulatorNoReference (unjudged): the CPU reference cannot run the
 	// entry point; the detail is the reason's kind (cpuref.Kind*) and the
@@ -35,7 +37,7 @@ const (
 	// was compared, so it is not a pass.
 	CodeEmulatorWritesNothing = "emulator/writes-nothing"
 	// CodeEmulatorNotImplemented (unjudged): the stage does not run this kind
-	// of function yet; the detail is the stage ("fragment", "vertex").
+	// of function; the detail is the stage ("mesh", "object").
 	CodeEmulatorNotImplemented = "emulator/not-implemented"
 	// CodeEmulatorNoTranslation: no SPIR-V reached the stage (the translate
 	// stage was replaced by an exec stage).
@@ -81,12 +83,17 @@ type EmulatorOptions struct {
 }
 
 // Emulator is the emulator stage: lavapipe runs each translated compute
-// kernel over pattern-filled buffers and every buffer must equal, bit for
-// bit, what LLVM's own CPU execution of the original AIR left in it
-// (compiler/cpuref). There is no ULP bound: operations Metal does not define
-// to the bit are never compared (the reference sets them aside), so every
-// comparison made is exact. Anything not compared is unjudged with its own
-// code and reason; a kernel that writes nothing is never passed.
+// kernel over pattern-filled buffers, draws each fragment shader over 4×4
+// pixels (device.Draw: every varying a per-draw constant, render targets
+// following the SPIR-V's output types) and captures each vertex shader's
+// outputs for one triangle (device.CaptureVertices), and every buffer, written
+// render target and output record must equal, bit for bit, what LLVM's own
+// CPU execution of the original AIR left there (compiler/cpuref). There is no
+// ULP bound: operations Metal does not define to the bit are never compared
+// (the reference sets them aside), so every comparison made is exact; the one
+// exception is that a NaN in a float output equals any NaN (floatWord).
+// Anything not compared is unjudged with its own code and reason; a shader
+// that writes nothing is never passed.
 func Emulator(opts EmulatorOptions) pipeline.Stage[*Module] {
 	e := &emulator{opts: opts}
 	if e.opts.Device == "" {

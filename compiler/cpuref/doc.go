@@ -1,6 +1,7 @@
 // Package cpuref is airpipe's CPU reference: LLVM itself executes an AIR
-// compute kernel, so that the emulator and device stages can compare what a
-// translated shader computes with what the original means.
+// compute kernel, fragment function or vertex function, so that the emulator
+// and device stages can compare what a translated shader computes with what
+// the original means.
 //
 // How (seed 003 §4, item 1, extended to kernels):
 //
@@ -44,10 +45,29 @@
 // of silently reading other memory. Denormals are flushed (MXCSR FTZ+DAZ)
 // when the module says air.compile.denorms_disable, as Metal does.
 //
+// Fragment functions (fragment.go) run once per pixel of a 4×4 target: the
+// pixel is the thread's grid position, air.position is (x+0.5, y+0.5, 0.5, 1)
+// (the draw's full-screen triangle at z 0.5, w 1), the layer, viewport and
+// sample index are 0, and every air.fragment_input gets a constant chosen per
+// varying (Input.Words: ±(3k+2)/8 for floats, exact in half; ±(3k+1) for
+// integers), the same on every pixel. The device draws with every vertex
+// carrying that constant, so interpolation has nothing to blend and the
+// comparison stays exact; no pixel-dependent varying is ever compared.
+// Each air.render_target n is stored, widened to 32 bits per component, in
+// harness buffer RenderTargetBase+n (TexelSize bytes a pixel, Clear where the
+// output has no component). Discard, derivatives (dfdx, dfdy, fwidth),
+// textures, front_facing, sample masks and dual-source outputs are set aside.
+//
+// Vertex functions (vertex.go) run for one triangle (vertex_id 0..2, instance
+// and base ids 0): each air.vertex_input gets a value per vertex and component
+// (Input.PerVertex, the same pattern), and output j lands widened at byte 16·j
+// of the vertex's record in OutputBuffer; the device captures the same
+// records through transform feedback.
+//
 // What it cannot judge, and says so with a *NotJudgeableError (Kind, Detail,
 // Reason) rather than answering: textures and samplers, barriers, threadgroup
-// memory, SIMD-group values, function constants, vertex and fragment
-// functions (no rasteriser gives them varyings), argument roles it cannot
+// memory, SIMD-group values, function constants, other stages (object, mesh,
+// visible functions), fragment discard and derivatives, argument roles it cannot
 // supply, operations Metal does not define to the bit (ApproximateOps),
 // air.* operations it does not define (KindUnknownOp), kernels that go out of
 // bounds, trap or do not finish on the pattern-filled inputs, and modules llc

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"math"
+	"path/filepath"
 	"testing"
 )
 
@@ -86,4 +87,44 @@ func TestFragmentTargets(t *testing.T) {
 	if _, err := FragmentTargets(assemble(t, "drawfrag"), "nope"); !errors.Is(err, ErrInvalidArgument) {
 		t.Errorf("missing entry: %v", err)
 	}
+}
+
+// FuzzDrawHelpers runs the draw and capture helpers that read a module (its colour targets,
+// the generated full-screen vertex shader, the transform-feedback rewrite) over arbitrary
+// modules: they must return, not loop or panic, and a rewrite must stay parseable.
+func FuzzDrawHelpers(f *testing.F) {
+	for _, n := range []string{"drawfrag", "capvert", "frag", "vert"} {
+		if b, err := readFile(filepath.Join("testdata", n+".spv")); err == nil {
+			f.Add(b)
+		}
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		m, err := parseSPIRV(b)
+		if err != nil {
+			return
+		}
+		for _, e := range m.entryPoints {
+			FragmentTargets(b, e.Name)
+			if e.Model == execModelFragment {
+				fullScreenVertex(m, e, map[uint32][]uint32{0: {1, 2, 3, 4}})
+			}
+			offsets := map[uint32]uint32{}
+			for _, id := range e.Interface {
+				offsets[id] = 0
+			}
+			if words, err := m.withXfb(e.ID, offsets, 16); err == nil {
+				if _, err := parseSPIRV(wordsBytes(words)); err != nil {
+					t.Fatalf("the rewritten module does not parse: %v", err)
+				}
+			}
+		}
+	})
+}
+
+func wordsBytes(ws []uint32) []byte {
+	b := make([]byte, 4*len(ws))
+	for i, w := range ws {
+		binary.LittleEndian.PutUint32(b[4*i:], w)
+	}
+	return b
 }

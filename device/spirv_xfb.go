@@ -63,6 +63,9 @@ func (m *spirvModule) withXfb(entryID uint32, offsets map[uint32]uint32, stride 
 	if afterDecos < 0 {
 		afterDecos = firstBody
 	}
+	if afterCaps > afterModes || afterModes > afterDecos {
+		return nil, &SPIRVError{Offset: 4 * afterModes, What: "capabilities, entry points and decorations are not in the logical layout's order"}
+	}
 	var caps, modes, decos []uint32
 	emit(&caps, opCapability, capTransformFeedback)
 	emit(&modes, opExecutionMode, entryID, modeXfb)

@@ -10,8 +10,10 @@ import (
 // reader and interface decoder: they must not panic, and what they accept
 // must rewrite without panicking.
 func FuzzInspect(f *testing.F) {
-	if b, err := os.ReadFile("testdata/affine.ll"); err == nil {
-		f.Add(string(b), "affine")
+	for file, entry := range map[string]string{"affine.ll": "affine", "fragment.ll": "frag", "vertex.ll": "vert"} {
+		if b, err := os.ReadFile("testdata/" + file); err == nil {
+			f.Add(string(b), entry)
+		}
 	}
 	f.Add(variant("kernel", "", "", "", ""), "k")
 	f.Add("!air.kernel = !{!0}\n!0 = !{ptr @k, !1, !2}\n!2 = !{!3}\n!3 = !{i32 9, !\"air.buffer\"}\ndefine void @k(ptr addrspace(1) %0) {\n", "k")

@@ -247,6 +247,21 @@ func TestEmulatorChild(t *testing.T) {
 	if r.Code != CodeEmulatorMismatch {
 		t.Fatalf("planted swap through a child: %s %s %s", r.Status, r.Code, r.Message)
 	}
+	// A draw and a capture travel through the child too, and a reference cache returns the
+	// same verdict the second time (from the stored reference).
+	cache := t.TempDir()
+	for _, f := range []string{"fragment.ll", "vertex.ll"} {
+		for run := range 2 {
+			g := emuModule(t, "testdata/emulator/"+f)
+			r := Emulator(EmulatorOptions{ChildArgv: argv, ChildEnv: []string{"AIRPIPE_EMU_CHILD=serve"}, ReferenceCache: cache}).Run(context.Background(), g)
+			if r.Status != pipeline.Passed {
+				t.Fatalf("%s through a child (run %d): %s %s %s %s", f, run, r.Status, r.Code, r.Detail, r.Message)
+			}
+		}
+	}
+	if stored, _ := filepath.Glob(filepath.Join(cache, "*.json")); len(stored) != 2 {
+		t.Fatalf("reference cache holds %d entries, want 2", len(stored))
+	}
 	r = Emulator(EmulatorOptions{ChildArgv: argv, ChildEnv: []string{"AIRPIPE_EMU_CHILD=crash"}}).Run(context.Background(), m)
 	if r.Status != pipeline.Failed || r.Code != CodeEmulatorCrash || !strings.HasPrefix(r.Detail, "signal ") {
 		t.Fatalf("crashing child: %s %s %q %s", r.Status, r.Code, r.Detail, r.Message)

@@ -126,30 +126,15 @@ func inspect(t *textModule, entry string) (*Kernel, error) {
 	seen := map[int]bool{}
 	for _, ref := range t.md[node[2]] {
 		arg := t.md[ref]
-		if len(arg) < 2 {
-			return nil, fmt.Errorf("cpuref: argument node %s of @%s is too short", ref, entry)
+		p, n, role, err := k.argumentOf(arg, ref, entry, seen)
+		if err != nil {
+			return nil, err
 		}
-		n, ok := mdInt(arg[0])
-		if !ok || n < 0 || int(n) >= len(k.Params) {
-			return nil, fmt.Errorf("cpuref: argument node %s of @%s names parameter %q of %d", ref, entry, arg[0], len(k.Params))
-		}
-		role, _ := mdString(arg[1])
-		p := &k.Params[n]
-		p.Role = role
-		seen[int(n)] = true
 		switch {
 		case role == "air.buffer":
-			b, err := bufferOf(arg[2:], p.Type)
-			if err != nil {
-				return nil, fmt.Errorf("cpuref: @%s parameter %d: %w", entry, n, err)
+			if err := k.addBuffer(p, n, arg, entry); err != nil {
+				return nil, err
 			}
-			for _, o := range k.Buffers {
-				if o.Index == b.Index {
-					return nil, fmt.Errorf("cpuref: @%s: two parameters are buffer %d", entry, b.Index)
-				}
-			}
-			p.Buffer = b.Index
-			k.Buffers = append(k.Buffers, b)
 		case role == "air.texture":
 			return nil, notJudgeable(KindTexture, role, "a texture argument: the reference has no texture to give it")
 		case role == "air.sampler":
@@ -271,4 +256,38 @@ func builtinType(ty string) bool {
 		return true
 	}
 	return false
+}
+
+// argumentOf decodes one argument node of entry's metadata: the parameter
+// it describes (recorded in seen) and its role.
+func (k *Kernel) argumentOf(arg []string, ref, entry string, seen map[int]bool) (*Param, int, string, error) {
+	if len(arg) < 2 {
+		return nil, 0, "", fmt.Errorf("cpuref: argument node %s of @%s is too short", ref, entry)
+	}
+	n, ok := mdInt(arg[0])
+	if !ok || n < 0 || int(n) >= len(k.Params) {
+		return nil, 0, "", fmt.Errorf("cpuref: argument node %s of @%s names parameter %q of %d", ref, entry, arg[0], len(k.Params))
+	}
+	role, _ := mdString(arg[1])
+	p := &k.Params[n]
+	p.Role = role
+	seen[int(n)] = true
+	return p, int(n), role, nil
+}
+
+// addBuffer records an air.buffer parameter, refusing two parameters on
+// one buffer index.
+func (k *Kernel) addBuffer(p *Param, n int, arg []string, entry string) error {
+	b, err := bufferOf(arg[2:], p.Type)
+	if err != nil {
+		return fmt.Errorf("cpuref: @%s parameter %d: %w", entry, n, err)
+	}
+	for _, o := range k.Buffers {
+		if o.Index == b.Index {
+			return fmt.Errorf("cpuref: @%s: two parameters are buffer %d", entry, b.Index)
+		}
+	}
+	p.Buffer = b.Index
+	k.Buffers = append(k.Buffers, b)
+	return nil
 }

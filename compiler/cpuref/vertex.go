@@ -89,30 +89,15 @@ func inspectVertex(t *textModule, entry string, node []string) (*Kernel, error) 
 	seen := map[int]bool{}
 	for _, ref := range t.md[node[2]] {
 		arg := t.md[ref]
-		if len(arg) < 2 {
-			return nil, fmt.Errorf("cpuref: argument node %s of @%s is too short", ref, entry)
+		p, n, role, err := k.argumentOf(arg, ref, entry, seen)
+		if err != nil {
+			return nil, err
 		}
-		n, ok := mdInt(arg[0])
-		if !ok || n < 0 || int(n) >= len(k.Params) {
-			return nil, fmt.Errorf("cpuref: argument node %s of @%s names parameter %q of %d", ref, entry, arg[0], len(k.Params))
-		}
-		role, _ := mdString(arg[1])
-		p := &k.Params[n]
-		p.Role = role
-		seen[int(n)] = true
 		switch role {
 		case "air.buffer":
-			b, err := bufferOf(arg[2:], p.Type)
-			if err != nil {
-				return nil, fmt.Errorf("cpuref: @%s parameter %d: %w", entry, n, err)
+			if err := k.addBuffer(p, n, arg, entry); err != nil {
+				return nil, err
 			}
-			for _, o := range k.Buffers {
-				if o.Index == b.Index {
-					return nil, fmt.Errorf("cpuref: @%s: two parameters are buffer %d", entry, b.Index)
-				}
-			}
-			p.Buffer = b.Index
-			k.Buffers = append(k.Buffers, b)
 		case "air.vertex_input":
 			loc := -1
 			for j := 2; j+1 < len(arg); j++ {

@@ -99,3 +99,48 @@ func TestToolFaultsStayInTheirModule(t *testing.T) {
 		}
 	}
 }
+
+// TestInterrupt: Ctrl-C (SIGINT) stops taking work, writes every row
+// produced, marks the run interrupted and incomplete, and exits 1; the
+// file accounting still adds up.
+func TestInterrupt(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a child")
+	}
+	bin := buildAirpipe(t)
+	corpusDir := bigCorpus(t, 3000)
+	out := t.TempDir()
+	cmd := exec.Command(bin, "run", "--out", out, "--run-id", "int", "--progress", "none", "--no-cache", "--jobs", "1",
+		"--stages", "container,reader", corpusDir)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	_ = cmd.Process.Signal(os.Interrupt)
+	err := cmd.Wait()
+	meta, rows, rerr := analytics.ReadRun(filepath.Join(out, "int"))
+	if rerr != nil {
+		t.Fatal(rerr)
+	}
+	if meta.Complete && err == nil {
+		t.Skip("the run finished before the interrupt")
+	}
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
+		t.Fatalf("exit %v, want 1; stderr %s", err, stderr.String())
+	}
+	if meta.Complete || !meta.Interrupted {
+		t.Errorf("run.json: complete %v interrupted %v", meta.Complete, meta.Interrupted)
+	}
+	if int64(len(rows)) != meta.Counts.Modules || len(rows) == 0 {
+		t.Errorf("%d rows written, run.json counts %d modules", len(rows), meta.Counts.Modules)
+	}
+	if err := meta.Counts.Check(); err != nil {
+		t.Error(err)
+	}
+	if !strings.Contains(stderr.String(), "--resume") {
+		t.Errorf("stderr does not say how to resume: %s", stderr.String())
+	}
+	t.Logf("interrupted with %d of 6000 rows; refused: %v", len(rows), meta.Counts.RefusedReasons)
+}

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -16,15 +17,32 @@ import (
 	"github.com/airpipe/airpipe/analytics"
 )
 
-// buildAirpipe builds the command once for tests that run it as a child.
+// builtAirpipe is the command built once for the tests that run it as a
+// child process.
+var builtAirpipe struct {
+	once sync.Once
+	path string
+	err  error
+	out  []byte
+}
+
+// buildAirpipe builds the command (once per test binary) and returns it.
 func buildAirpipe(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "airpipe")
-	cmd := exec.Command("go", "build", "-o", bin, ".")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	b := &builtAirpipe
+	b.once.Do(func() {
+		dir, err := os.MkdirTemp("", "airpipe-bin-")
+		if err != nil {
+			b.err = err
+			return
+		}
+		b.path = filepath.Join(dir, "airpipe")
+		b.out, b.err = exec.Command("go", "build", "-o", b.path, ".").CombinedOutput()
+	})
+	if b.err != nil {
+		t.Fatalf("go build: %v\n%s", b.err, b.out)
 	}
-	return bin
+	return b.path
 }
 
 // bigCorpus writes n copies of the sample libraries, each with its own

@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -20,5 +21,8 @@ func TestMain(m *testing.M) {
 	os.Setenv("XDG_CACHE_HOME", dir)
 	code := m.Run()
 	os.RemoveAll(dir)
+	if builtAirpipe.path != "" {
+		os.RemoveAll(filepath.Dir(builtAirpipe.path))
+	}
 	os.Exit(code)
 }

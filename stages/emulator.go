@@ -18,7 +18,7 @@ import (
 )
 
 // emulatorVersion changes whenever the emulator stage's verdicts change.
-const emulatorVersion = "2"
+const emulatorVersion = "3"
 
 // Emulator codes (append-only; documented in docs/codes.md).
 const (
@@ -73,6 +73,10 @@ type EmulatorOptions struct {
 	// results by bitcode SHA-256, entry, grid and buffer size; a machine
 	// without LLVM (a GPU host) judges with references computed elsewhere.
 	ReferenceCache string
+	// PrecomputeFused also builds the fused-multiply-add reference of
+	// every module whose AIR permits contraction (into ReferenceCache), so
+	// that a GPU host without LLVM can judge a fused answer.
+	PrecomputeFused bool
 	// ChildArgv, when set, runs every dispatch in a child process started
 	// with it (a program that runs ServeEmulatorChild, e.g. {airpipe,
 	// "__emulator-child"}), so that a driver crash fails only its module
@@ -151,6 +155,10 @@ func (e *emulator) run(ctx context.Context, m *Module) pipeline.Result {
 	}
 	start := time.Now()
 	ref, err := e.reference(ctx, m)
+	if err == nil && ref.ContractAllowed && e.opts.PrecomputeFused {
+		// Fill the reference cache for a GPU host that cannot build it.
+		_, _ = e.referenceWith(ctx, m, true)
+	}
 	refTime := time.Since(start)
 	var nj *cpuref.NotJudgeableError
 	switch {
@@ -232,6 +240,9 @@ func (e *emulator) run(ctx context.Context, m *Module) pipeline.Result {
 	if r.Data == nil {
 		r.Data = map[string]string{}
 	}
+	if r.Code == CodeEmulatorMismatch && ref.ContractAllowed {
+		r = againstFused(ctx, e, m, got, r)
+	}
 	if f := rep.Facts; f != nil {
 		r.Data["emulator_device"] = f.Name
 		r.Data["emulator_driver"] = f.DriverInfo
@@ -250,6 +261,29 @@ func (e *emulator) run(ctx context.Context, m *Module) pipeline.Result {
 		}
 	}
 	return r
+}
+
+// againstFused judges a mismatch of a module whose AIR permits fusing
+// multiply-adds against the reference built with them fused: equal bit for
+// bit is a pass (the device computed the other permitted answer, which the
+// data says); otherwise the first mismatch stands, with what the fused
+// reference said.
+func againstFused(ctx context.Context, e *emulator, m *Module, got map[int][]byte, unfused pipeline.Result) pipeline.Result {
+	fused, err := e.referenceWith(ctx, m, true)
+	if err != nil {
+		unfused.Data["fused_reference"] = "none: " + err.Error()
+		return unfused
+	}
+	fr := compare(fused, got)
+	if fr.Status != pipeline.Passed {
+		unfused.Data["fused_reference"] = "differs too: " + fr.Detail
+		return unfused
+	}
+	if fr.Data == nil {
+		fr.Data = map[string]string{}
+	}
+	fr.Data["reference"] = "fused multiply-add (the AIR permits contraction; the unfused reference differs at " + unfused.Detail + ")"
+	return fr
 }
 
 func anyWritable(k *cpuref.Kernel) bool {

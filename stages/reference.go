@@ -25,8 +25,13 @@ type referenceEntry struct {
 // let a GPU host without it judge the device stage. A reference that
 // cannot be computed and is not stored is the reference's error.
 func (e *emulator) reference(ctx context.Context, m *Module) (*cpuref.Result, error) {
-	opts := cpuref.Options{Grid: e.opts.Grid, BufferSize: e.opts.BufferSize, Timeout: e.opts.Timeout}
-	key := fmt.Sprintf("%s|%s|%v|%d|%s", m.SHA256, m.Translation.Entry, opts.Grid, opts.BufferSize, emulatorVersion)
+	return e.referenceWith(ctx, m, false)
+}
+
+// referenceWith is reference, built with fused multiply-adds when fuse is set.
+func (e *emulator) referenceWith(ctx context.Context, m *Module, fuse bool) (*cpuref.Result, error) {
+	opts := cpuref.Options{Grid: e.opts.Grid, BufferSize: e.opts.BufferSize, Timeout: e.opts.Timeout, FuseMulAdd: fuse}
+	key := fmt.Sprintf("%s|%s|%v|%d|%s|fused=%v", m.SHA256, m.Translation.Entry, opts.Grid, opts.BufferSize, emulatorVersion, fuse)
 	path := ""
 	if e.opts.ReferenceCache != "" {
 		sum := sha256.Sum256([]byte(key))

@@ -65,6 +65,7 @@ type runOptions struct {
 	device         string
 	referenceCache string
 	skipStages     []string
+	fusedRefs      bool
 }
 
 // bindRunFlags declares run's flags into o.
@@ -90,6 +91,7 @@ func bindRunFlags(fs *pflag.FlagSet, o *runOptions) {
 	fs.StringVar(&o.compileTargets, "compile-targets", strings.Join(device.DefaultTargets, ","), "compile stage targets: radv-<family> (RADV's null device: real AMD ISA, no hardware), lavapipe, or a device name (see 'airpipe devices')")
 	fs.StringVar(&o.device, "device", "", "run the device stage on this GPU: auto or a name substring (see 'airpipe devices'); empty: the device stage is unavailable")
 	fs.StringVar(&o.referenceCache, "reference-cache", defaultUserCache("references"), "keep CPU reference results here, so a GPU host without LLVM can judge with references computed elsewhere; empty: none")
+	fs.BoolVar(&o.fusedRefs, "fused-references", false, "also store, in --reference-cache, the fused-multiply-add reference of every module whose AIR permits contraction (for a GPU host without LLVM)")
 	fs.DurationVar(&o.checkpoint, "checkpoint", 10*time.Second, "land written rows in a part file at least this often (a kill loses at most this much work)")
 }
 
@@ -151,7 +153,7 @@ func buildStages(o runOptions) ([]pipeline.Stage[*stages.Module], error) {
 	}
 	list := stages.Default(stages.Options{Oracle: o.oracle,
 		Compile:  stages.CompileOptions{Targets: targets, ChildArgv: child, Timeout: o.timeout},
-		Emulator: stages.EmulatorOptions{ChildArgv: emuChild, ReferenceCache: o.referenceCache, Timeout: o.timeout},
+		Emulator: stages.EmulatorOptions{ChildArgv: emuChild, ReferenceCache: o.referenceCache, PrecomputeFused: o.fusedRefs, Timeout: o.timeout},
 		Device:   stages.DeviceOptions{Device: o.device, ChildArgv: emuChild, ReferenceCache: o.referenceCache, Timeout: o.timeout},
 	})
 	if o.stageConfig != "" {

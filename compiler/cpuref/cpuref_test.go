@@ -281,3 +281,52 @@ func TestWorkDirKeepsFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestFusedReference: a module whose AIR permits contraction says so, and
+// its fused reference computes the other permitted answer — here the
+// rounding error of x*x, which is 0 unfused and the exact residue fused.
+// Without the fast flag the module does not permit it.
+func TestFusedReference(t *testing.T) {
+	needTools(t)
+	// The second product reads x again through a volatile load, so that
+	// llc cannot merge the two products before fusing.
+	body := `  %x = bitcast i32 %v to float
+  %xx = fmul FLAGS float %x, %x
+  %v2 = load volatile i32, ptr addrspace(1) %p, align 4
+  %x2 = bitcast i32 %v2 to float
+  %r = fmul float %x2, %x2
+  %nr = fneg float %r
+  %z = fadd FLAGS float %xx, %nr
+  %zi = bitcast float %z to i32
+  store i32 %zi, ptr addrspace(1) %p, align 4`
+	run := func(flags string, fuse bool) *Result {
+		t.Helper()
+		src := variant("kernel", "", "", strings.ReplaceAll(body, "FLAGS", flags), "")
+		res, err := Run(context.Background(), assemble(t, src), "k", Options{FuseMulAdd: fuse})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	unfused, fused := run("fast", false), run("fast", true)
+	if !unfused.ContractAllowed || unfused.Fused || !fused.Fused {
+		t.Fatalf("flags: contract %v fused %v/%v", unfused.ContractAllowed, unfused.Fused, fused.Fused)
+	}
+	differ := 0
+	u, f := unfused.Outputs[0].Bytes, fused.Outputs[0].Bytes
+	for i := 0; i+4 <= 64; i += 4 {
+		uz := math.Float32frombits(binary.LittleEndian.Uint32(u[i:]))
+		if uz != 0 && !math.IsNaN(float64(uz)) {
+			t.Fatalf("word %d: unfused x*x - x*x = %g, want 0", i/4, uz)
+		}
+		if binary.LittleEndian.Uint32(f[i:]) != binary.LittleEndian.Uint32(u[i:]) {
+			differ++
+		}
+	}
+	if differ == 0 {
+		t.Error("the fused reference computed the same words as the unfused one: it did not fuse")
+	}
+	if plain := run("", false); plain.ContractAllowed {
+		t.Error("a module without fast or contract flags claims contraction is allowed")
+	}
+}

@@ -197,3 +197,18 @@ func wrapper(k *Kernel) string {
 	fmt.Fprintf(&b, "  call void @%q(%s)\n  ret void\n}\n", k.Name, strings.Join(args, ", "))
 	return b.String()
 }
+
+// contractFlag finds a floating-point add, subtract or multiply carrying a
+// flag that permits contraction.
+var contractFlag = regexp.MustCompile(`\b(fadd|fsub|fmul)(?: (?:nnan|ninf|nsz|arcp|afn|reassoc))* (?:fast|contract)\b`)
+
+// contractAllowed reports whether any instruction of the module lets a
+// multiply and an add be fused.
+func contractAllowed(t *textModule) bool {
+	for _, l := range t.lines {
+		if strings.HasPrefix(l, "  ") && contractFlag.MatchString(l) {
+			return true
+		}
+	}
+	return false
+}

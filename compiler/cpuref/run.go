@@ -74,6 +74,11 @@ type Options struct {
 	// WorkDir holds the files of the run ("": a temporary directory,
 	// removed afterwards).
 	WorkDir string
+	// FuseMulAdd builds the reference with multiply-adds fused into FMA
+	// instructions (llc -fp-contract=fast on an FMA-capable host): the
+	// other execution that fast-math AIR permits. Run it only when
+	// Result.ContractAllowed says the module allows contraction.
+	FuseMulAdd bool
 }
 
 // DefaultBufferSize is the size given to a buffer whose size AIR does not state:
@@ -108,6 +113,12 @@ type Result struct {
 	Outputs []Data
 	// LL is the host module that ran (for reproducing by hand).
 	LL string
+	// ContractAllowed reports that the AIR lets multiply-adds be fused (a
+	// fadd, fsub or fmul carries the fast or contract flag): a GPU that
+	// fuses them computes another permitted answer.
+	ContractAllowed bool
+	// Fused reports that this reference was built with fused multiply-adds.
+	Fused bool
 }
 
 // Pattern is the initial content of the buffer with Metal index index:
@@ -190,7 +201,7 @@ func RunText(ctx context.Context, ll, entry string, opts Options) (*Result, erro
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Kernel: k, Grid: opts.Grid, LL: host}
+	res := &Result{Kernel: k, Grid: opts.Grid, LL: host, ContractAllowed: contractAllowed(t), Fused: opts.FuseMulAdd}
 	var total int64
 	for _, b := range k.Buffers {
 		size := b.StaticSize
@@ -225,7 +236,7 @@ func RunText(ctx context.Context, ll, entry string, opts Options) (*Result, erro
 		}
 		defer os.RemoveAll(dir)
 	}
-	exe, err := build(ctx, dir, host, opts.Timeout)
+	exe, err := build(ctx, dir, host, opts.Timeout, opts.FuseMulAdd)
 	if err != nil {
 		return nil, err
 	}
@@ -261,7 +272,7 @@ var harnessObject = sync.OnceValues(func() (string, error) {
 })
 
 // build compiles the host module with llc-19 and links it with the harness.
-func build(ctx context.Context, dir, host string, timeout time.Duration) (string, error) {
+func build(ctx context.Context, dir, host string, timeout time.Duration, fuse bool) (string, error) {
 	hobj, err := harnessObject()
 	if err != nil {
 		return "", err
@@ -287,7 +298,11 @@ func build(ctx context.Context, dir, host string, timeout time.Duration) (string
 		ll = stripped
 	}
 	obj := filepath.Join(dir, "kernel.o")
-	out, err := proc.Run(ctx, proc.Spec{Path: "llc-19", Args: []string{"-O2", "-mcpu=x86-64", "-relocation-model=pic", "-filetype=obj", "-o", obj, ll}, Timeout: timeout, MemoryLimit: 4 << 30})
+	args := []string{"-O2", "-mcpu=x86-64", "-relocation-model=pic", "-filetype=obj", "-o", obj, ll}
+	if fuse {
+		args = append(args, "-mattr=+fma", "-fp-contract=fast")
+	}
+	out, err := proc.Run(ctx, proc.Spec{Path: "llc-19", Args: args, Timeout: timeout, MemoryLimit: 4 << 30})
 	if errors.Is(err, proc.ErrNotFound) {
 		return "", fmt.Errorf("%w: llc-19 is not installed", ErrUnavailable)
 	}

@@ -87,21 +87,8 @@ func (d *Device) Draw(ctx context.Context, frag []byte, entry string, x DrawArgs
 	if fm.pushConstants {
 		return nil, argErr("Draw", -1, "the fragment shader has push constants, which Draw does not give")
 	}
-	for _, b := range fm.bindings {
-		if b.Type != vk.DescriptorTypeStorageBuffer && b.Type != vk.DescriptorTypeUniformBuffer || b.Count != 1 {
-			return nil, argErr("Draw", -1, "set %d binding %d: descriptor type %d (count %d) is not supported; only single storage and uniform buffers are", b.Set, b.Binding, b.Type, b.Count)
-		}
-		if findBinding(x.Bindings, b) < 0 {
-			return nil, argErr("Draw", -1, "set %d binding %d is not bound", b.Set, b.Binding)
-		}
-	}
-	for i, b := range x.Bindings {
-		if !d.live(b.Buffer) {
-			return nil, argErr("Draw", i, "buffer is not a live buffer of this device")
-		}
-		if b.Offset < 0 || b.Offset >= b.Buffer.size || b.Offset%d.Align() != 0 {
-			return nil, argErr("Draw", i, "offset %d: must lie in the %d-byte buffer and be a multiple of %d", b.Offset, b.Buffer.size, d.Align())
-		}
+	if err := d.checkBindings("Draw", fm.bindings, x.Bindings); err != nil {
+		return nil, err
 	}
 	formats := make([]Format, len(x.Targets))
 	masks := make([]uint32, len(x.Targets))

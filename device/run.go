@@ -39,15 +39,26 @@ func (d *Device) checkDispatch(fn string, p *Pipeline, x DispatchArgs) error {
 	if len(x.Push) > 0 && !p.mod.pushConstants {
 		return argErr(fn, -1, "push constants given to a module without them")
 	}
-	for _, b := range p.mod.bindings {
+	if err := d.checkBindings(fn, p.mod.bindings, x.Bindings); err != nil {
+		return err
+	}
+	t := [3]int{int(x.Threads[0]), int(x.Threads[1]), int(x.Threads[2])}
+	return d.checkThreads(t)
+}
+
+// checkBindings validates the buffers given for a module's descriptors:
+// every descriptor a single storage or uniform buffer, bound, and every
+// buffer live on this device at an aligned offset inside it.
+func (d *Device) checkBindings(fn string, declared []spirvBinding, given []Binding) error {
+	for _, b := range declared {
 		if b.Type != vk.DescriptorTypeStorageBuffer && b.Type != vk.DescriptorTypeUniformBuffer || b.Count != 1 {
 			return argErr(fn, -1, "set %d binding %d: descriptor type %d (count %d) is not supported; only single storage and uniform buffers are", b.Set, b.Binding, b.Type, b.Count)
 		}
-		if findBinding(x.Bindings, b) < 0 {
+		if findBinding(given, b) < 0 {
 			return argErr(fn, -1, "set %d binding %d is not bound", b.Set, b.Binding)
 		}
 	}
-	for i, b := range x.Bindings {
+	for i, b := range given {
 		if !d.live(b.Buffer) {
 			return argErr(fn, i, "buffer is not a live buffer of this device")
 		}
@@ -55,8 +66,7 @@ func (d *Device) checkDispatch(fn string, p *Pipeline, x DispatchArgs) error {
 			return argErr(fn, i, "offset %d: must lie in the %d-byte buffer and be a multiple of %d", b.Offset, b.Buffer.size, d.Align())
 		}
 	}
-	t := [3]int{int(x.Threads[0]), int(x.Threads[1]), int(x.Threads[2])}
-	return d.checkThreads(t)
+	return nil
 }
 
 func findBinding(bs []Binding, b spirvBinding) int {

@@ -75,18 +75,8 @@ func (d *Device) CaptureVertices(ctx context.Context, vert []byte, entry string,
 	if m.pushConstants {
 		return nil, argErr("CaptureVertices", -1, "the vertex shader has push constants, which CaptureVertices does not give")
 	}
-	for _, b := range m.bindings {
-		if b.Type != vk.DescriptorTypeStorageBuffer && b.Type != vk.DescriptorTypeUniformBuffer || b.Count != 1 {
-			return nil, argErr("CaptureVertices", -1, "set %d binding %d: descriptor type %d (count %d) is not supported", b.Set, b.Binding, b.Type, b.Count)
-		}
-		if findBinding(x.Bindings, b) < 0 {
-			return nil, argErr("CaptureVertices", -1, "set %d binding %d is not bound", b.Set, b.Binding)
-		}
-	}
-	for i, b := range x.Bindings {
-		if !d.live(b.Buffer) {
-			return nil, argErr("CaptureVertices", i, "buffer is not a live buffer of this device")
-		}
+	if err := d.checkBindings("CaptureVertices", m.bindings, x.Bindings); err != nil {
+		return nil, err
 	}
 	offsets := map[uint32]uint32{}
 	for i, o := range x.Outputs {

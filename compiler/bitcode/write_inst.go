@@ -123,6 +123,21 @@ func operands(in air.Instruction) []air.Value {
 	return nil
 }
 
+// align prints ", align N" when the alignment is given.
+func (p *printer) align(a uint64) {
+	if a != 0 {
+		p.s(", align ")
+		p.u(a)
+	}
+}
+
+// ordered prints an atomic's sync scope and ordering.
+func (p *printer) ordered(scope uint64, o air.Ordering) {
+	p.syncScope(scope)
+	p.b(' ')
+	p.s(o.String())
+}
+
 func (p *printer) syncScope(id uint64) {
 	if id == 1 || id >= uint64(len(p.m.SyncScopes)) {
 		return // system scope
@@ -380,10 +395,7 @@ func (p *printer) inst(in air.Instruction) {
 			p.s(", ")
 			p.typedValue(i.Count)
 		}
-		if i.Align != 0 {
-			p.s(", align ")
-			p.u(i.Align)
-		}
+		p.align(i.Align)
 		if i.AddrSpace != 0 {
 			p.s(", addrspace(")
 			p.i(i.AddrSpace)
@@ -436,46 +448,24 @@ func (p *printer) inst(in air.Instruction) {
 	switch i := in.(type) {
 	case *air.Load:
 		if i.Ordering != air.NotAtomic {
-			p.syncScope(i.SyncScope)
-			p.b(' ')
-			p.s(i.Ordering.String())
+			p.ordered(i.SyncScope, i.Ordering)
 		}
-		if i.Align != 0 {
-			p.s(", align ")
-			p.u(i.Align)
-		}
+		p.align(i.Align)
 	case *air.Store:
 		if i.Ordering != air.NotAtomic {
-			p.syncScope(i.SyncScope)
-			p.b(' ')
-			p.s(i.Ordering.String())
+			p.ordered(i.SyncScope, i.Ordering)
 		}
-		if i.Align != 0 {
-			p.s(", align ")
-			p.u(i.Align)
-		}
+		p.align(i.Align)
 	case *air.CmpXchg:
-		p.syncScope(i.SyncScope)
-		p.b(' ')
-		p.s(i.Success.String())
+		p.ordered(i.SyncScope, i.Success)
 		p.b(' ')
 		p.s(i.Failure.String())
-		if i.Align != 0 {
-			p.s(", align ")
-			p.u(i.Align)
-		}
+		p.align(i.Align)
 	case *air.AtomicRMW:
-		p.syncScope(i.SyncScope)
-		p.b(' ')
-		p.s(i.Ordering.String())
-		if i.Align != 0 {
-			p.s(", align ")
-			p.u(i.Align)
-		}
+		p.ordered(i.SyncScope, i.Ordering)
+		p.align(i.Align)
 	case *air.Fence:
-		p.syncScope(i.SyncScope)
-		p.b(' ')
-		p.s(i.Ordering.String())
+		p.ordered(i.SyncScope, i.Ordering)
 	case *air.ShuffleVector:
 		p.s(", <")
 		p.i(len(i.Mask))

@@ -96,23 +96,14 @@ func (e *Encoder) Dispatch(p *Pipeline, x DispatchArgs) error {
 	ld := d.dev
 	a := vk.GetArena()
 	defer vk.PutArena(a)
-	sets := vk.NewArray[uint64](a, len(v.setLayouts))
-	for i, l := range v.setLayouts {
-		set, err := s.allocSet(l)
-		if err != nil {
-			return err
-		}
-		sets[i] = set
-	}
-	for _, b := range p.mod.bindings {
-		bb := x.Bindings[findBinding(x.Bindings, b)]
-		ld.writeBuffer(sets[b.Set], b.Binding, b.Type, bb.Buffer.buffer, uint64(bb.Offset))
-		s.keep = append(s.keep, bb.Buffer)
+	sets, err := d.writeSets(a, v.setLayouts, p.mod.bindings, x.Bindings)
+	if err != nil {
+		return err
 	}
 	computeBarrier(ld, s.cmd)
 	vk.Call(ld.fns.CmdBindPipeline, s.cmd, vk.PipelineBindPointCompute, uintptr(v.pipeline))
-	if len(sets) > 0 {
-		vk.Call(ld.fns.CmdBindDescriptorSets, s.cmd, vk.PipelineBindPointCompute, uintptr(v.layout), 0, uintptr(len(sets)), vk.SliceAddr(sets), 0, 0)
+	if len(v.setLayouts) > 0 {
+		vk.Call(ld.fns.CmdBindDescriptorSets, s.cmd, vk.PipelineBindPointCompute, uintptr(v.layout), 0, uintptr(len(v.setLayouts)), vk.SliceAddr(sets), 0, 0)
 	}
 	if len(x.Push) > 0 {
 		vk.Call(ld.fns.CmdPushConstants, s.cmd, uintptr(v.layout), vk.ShaderStageCompute, 0, uintptr(len(x.Push)), a.Bytes(x.Push))
@@ -120,6 +111,28 @@ func (e *Encoder) Dispatch(p *Pipeline, x DispatchArgs) error {
 	vk.Call(ld.fns.CmdDispatch, s.cmd, uintptr(x.Groups[0]), uintptr(x.Groups[1]), uintptr(x.Groups[2]))
 	s.keep = append(s.keep, p)
 	return nil
+}
+
+// writeSets allocates one descriptor set per layout from the open slot and
+// writes the given buffers into the module's declared bindings, keeping the
+// buffers alive until the slot's work completes. The returned array has at
+// least one element (for vk.SliceAddr); its first len(layouts) are the sets.
+func (d *Device) writeSets(a *vk.Arena, layouts []uint64, declared []spirvBinding, given []Binding) ([]uint64, error) {
+	s := d.open
+	sets := vk.NewArray[uint64](a, max(len(layouts), 1))
+	for i, l := range layouts {
+		set, err := s.allocSet(l)
+		if err != nil {
+			return nil, err
+		}
+		sets[i] = set
+	}
+	for _, b := range declared {
+		bb := given[findBinding(given, b)]
+		d.dev.writeBuffer(sets[b.Set], b.Binding, b.Type, bb.Buffer.buffer, uint64(bb.Offset))
+		s.keep = append(s.keep, bb.Buffer)
+	}
+	return sets, nil
 }
 
 // allocSet allocates a descriptor set from the slot's pools, adding a pool when they are full.

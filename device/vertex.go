@@ -196,21 +196,11 @@ func (d *Device) recordCapture(enc *Encoder, p *computePipeline, bindings []spir
 		return err
 	}
 	ld := d.dev
-	s := d.open
 	a := vk.GetArena()
 	defer vk.PutArena(a)
-	sets := vk.NewArray[uint64](a, max(len(p.setLayouts), 1))
-	for i, l := range p.setLayouts {
-		set, err := s.allocSet(l)
-		if err != nil {
-			return err
-		}
-		sets[i] = set
-	}
-	for _, b := range bindings {
-		bb := x.Bindings[findBinding(x.Bindings, b)]
-		ld.writeBuffer(sets[b.Set], b.Binding, b.Type, bb.Buffer.buffer, uint64(bb.Offset))
-		s.keep = append(s.keep, bb.Buffer)
+	sets, err := d.writeSets(a, p.setLayouts, bindings, x.Bindings)
+	if err != nil {
+		return err
 	}
 	computeBarrier(ld, cmd)
 	ri := vk.New[vk.RenderingInfo](a)

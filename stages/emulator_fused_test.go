@@ -72,7 +72,7 @@ func TestMismatchAgainstFusedReference(t *testing.T) {
 	asGot := func(r *cpuref.Result) map[int][]byte {
 		got := map[int][]byte{}
 		for _, o := range r.Outputs {
-			got[o.Index] = o.Bytes
+			got[o.Index] = append([]byte(nil), o.Bytes...)
 		}
 		return got
 	}
@@ -86,19 +86,39 @@ func TestMismatchAgainstFusedReference(t *testing.T) {
 	if r.Data == nil {
 		r.Data = map[string]string{}
 	}
-	r = againstFused(ctx, e, m, got, r)
+	r = againstFused(ctx, e, m, unfused, got, r)
 	if r.Status != pipeline.Passed || !strings.Contains(r.Data["reference"], "fused multiply-add") {
 		t.Fatalf("fused answer: %+v", r)
 	}
-	// A wrong answer matches neither.
-	bad := asGot(fused)
-	bad[0][0] ^= 1
-	r = compare(unfused, bad)
-	if r.Data == nil {
-		r.Data = map[string]string{}
+	// Words where the references agree (x·x exact) are fixed; the others
+	// depend on contraction.
+	u, f := unfused.Outputs[0].Bytes, fused.Outputs[0].Bytes
+	fixed, loose := -1, -1
+	for w := 0; 4*w < len(u); w++ {
+		if word(u, w) == word(f, w) {
+			fixed = w
+		} else {
+			loose = w
+		}
 	}
-	r = againstFused(ctx, e, m, bad, r)
-	if r.Code != CodeEmulatorMismatch || !strings.HasPrefix(r.Data["fused_reference"], "differs too") {
-		t.Fatalf("wrong answer: %+v", r)
+	if fixed < 0 || loose < 0 {
+		t.Fatalf("the fixture has no fixed (%d) or no contraction-dependent (%d) word", fixed, loose)
+	}
+	judge := func(w int) pipeline.Result {
+		bad := asGot(fused)
+		bad[0][4*w] ^= 1
+		r := compare(unfused, bad)
+		if r.Data == nil {
+			r.Data = map[string]string{}
+		}
+		return againstFused(ctx, e, m, unfused, bad, r)
+	}
+	// A wrong answer at a fixed word matches neither: a mismatch.
+	if r := judge(fixed); r.Code != CodeEmulatorMismatch || !strings.HasPrefix(r.Data["fused_reference"], "differs too") {
+		t.Fatalf("wrong answer at fixed word %d: %+v", fixed, r)
+	}
+	// A third value where the references differ is unjudged, never passed.
+	if r := judge(loose); r.Status != pipeline.Unjudged || r.Code != CodeEmulatorContraction || !strings.Contains(r.Detail, "word") {
+		t.Fatalf("third value at contraction-dependent word %d: %+v", loose, r)
 	}
 }

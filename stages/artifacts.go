@@ -15,6 +15,10 @@ type artifacts struct {
 	IR *air.Module
 	// Translation is the translate stage's SPIR-V and reflection.
 	Translation *translate.Output
+	// EmulatorOutput is the hex digest (outputDigest) of what the emulator
+	// stage's device left in the outputs it compared; "" when it did not run
+	// the module to the end.
+	EmulatorOutput string
 	// Files maps artifact names ("bitcode", "ll", "spirv", "reflection",
 	// or whatever an exec stage declares) to files in the module's work
 	// directory.

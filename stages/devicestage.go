@@ -69,7 +69,7 @@ func (d *deviceStage) choose() {
 				return
 			}
 			d.name = f.Name
-			d.emu = &emulator{opts: EmulatorOptions{Device: f.Name, ReferenceCache: d.opts.ReferenceCache,
+			d.emu = &emulator{onDevice: true, opts: EmulatorOptions{Device: f.Name, ReferenceCache: d.opts.ReferenceCache,
 				ChildArgv: d.opts.ChildArgv, ChildEnv: d.opts.ChildEnv, Timeout: d.opts.Timeout}}
 			return
 		}

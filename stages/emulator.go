@@ -113,6 +113,12 @@ func Emulator(opts EmulatorOptions) pipeline.Stage[*Module] {
 	return pipeline.Stage[*Module]{
 		Name: "emulator", Version: emulatorVersion, Workers: 2, Timeout: 3 * time.Minute,
 		Run: e.run,
+		// A cached verdict needs only the digest of what the device left,
+		// for the device stage to compare its own output with.
+		Restore: func(_ context.Context, m *Module, cached pipeline.Result) error {
+			m.EmulatorOutput = cached.Data["output_sha256"]
+			return nil
+		},
 	}
 }
 
@@ -120,6 +126,9 @@ func Emulator(opts EmulatorOptions) pipeline.Stage[*Module] {
 // workers (device.Device is safe for concurrent use).
 type emulator struct {
 	opts EmulatorOptions
+	// onDevice is set for the device stage's instance: its output is
+	// compared with the emulator's (Module.EmulatorOutput), not recorded as it.
+	onDevice bool
 	mu   sync.Mutex
 	dev  *device.Device
 }
@@ -253,6 +262,13 @@ func (e *emulator) run(ctx context.Context, m *Module) pipeline.Result {
 	if f := rep.Facts; f != nil {
 		r.Data["emulator_device"] = f.Name
 		r.Data["emulator_driver"] = f.DriverInfo
+	}
+	digest := outputDigest(ref, got)
+	if e.onDevice {
+		r.Data["emulator_output"] = againstEmulator(m.EmulatorOutput, digest)
+	} else {
+		m.EmulatorOutput = digest
+		r.Data["output_sha256"] = digest
 	}
 	r.Data["reference_ms"] = strconv.FormatInt(refTime.Milliseconds(), 10)
 	r.Data["device_ms"] = strconv.FormatInt(devTime.Milliseconds(), 10)

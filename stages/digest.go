@@ -1,0 +1,52 @@
+package stages
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+
+	"github.com/airpipe/airpipe/compiler/cpuref"
+)
+
+// canonicalNaN stands for every NaN of a float output in a digest: IEEE 754
+// leaves a NaN's sign and payload open, so two devices that agree up to them
+// agree (floatWord).
+const canonicalNaN = 0x7fc00000
+
+// outputDigest is the hex SHA-256 of what a device left in the outputs the
+// reference compares (its Outputs, in order: index, length, words), with
+// every NaN of a float output made canonicalNaN. Equal digests mean the two
+// devices' outputs are equal as compare would judge them.
+func outputDigest(ref *cpuref.Result, got map[int][]byte) string {
+	h := sha256.New()
+	var b [4]byte
+	put := func(w uint32) {
+		binary.LittleEndian.PutUint32(b[:], w)
+		h.Write(b[:])
+	}
+	for _, o := range ref.Outputs {
+		have := got[o.Index]
+		put(uint32(o.Index))
+		put(uint32(len(have)))
+		for w := 0; w*4 < len(have); w++ {
+			x := word(have, w)
+			if floatWord(ref.Kernel, o.Index, w) && bothNaN(x, x) {
+				x = canonicalNaN
+			}
+			put(x)
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// againstEmulator is the device stage's data value "emulator_output": how
+// its output compares with the emulator stage's for the same module.
+func againstEmulator(emulator, device string) string {
+	switch {
+	case emulator == "":
+		return "not compared (the emulator stage did not run this module to the end in this run)"
+	case emulator == device:
+		return "same"
+	}
+	return "differs (emulator output " + emulator[:min(16, len(emulator))] + "…)"
+}

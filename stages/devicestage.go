@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/airpipe/airpipe/compiler/cpuref"
 	"github.com/airpipe/airpipe/device"
 	"github.com/airpipe/airpipe/pipeline"
 )
@@ -30,6 +31,8 @@ type DeviceOptions struct {
 	ChildArgv      []string
 	ChildEnv       []string
 	Timeout        time.Duration
+	// Grid is the compute dispatch, as for the emulator stage.
+	Grid cpuref.Grid
 }
 
 // DeviceRun is the device stage: the emulator's check (the entry point run
@@ -70,7 +73,7 @@ func (d *deviceStage) choose() {
 			}
 			d.name = f.Name
 			d.emu = &emulator{onDevice: true, opts: EmulatorOptions{Device: f.Name, ReferenceCache: d.opts.ReferenceCache,
-				ChildArgv: d.opts.ChildArgv, ChildEnv: d.opts.ChildEnv, Timeout: d.opts.Timeout}}
+				ChildArgv: d.opts.ChildArgv, ChildEnv: d.opts.ChildEnv, Timeout: d.opts.Timeout, Grid: d.opts.Grid}}
 			return
 		}
 	}

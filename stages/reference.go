@@ -30,7 +30,12 @@ func (e *emulator) reference(ctx context.Context, m *Module) (*cpuref.Result, er
 
 // referenceWith is reference, built with fused multiply-adds when fuse is set.
 func (e *emulator) referenceWith(ctx context.Context, m *Module, fuse bool) (*cpuref.Result, error) {
-	opts := cpuref.Options{Grid: e.opts.Grid, BufferSize: e.opts.BufferSize, Timeout: e.opts.Timeout, FuseMulAdd: fuse}
+	opts := cpuref.Options{BufferSize: e.opts.BufferSize, Timeout: e.opts.Timeout, FuseMulAdd: fuse}
+	if m.Translation.Reflection.Stage == "kernel" {
+		// Fragment functions are drawn over 4×4 pixels and vertex functions
+		// run for one triangle whatever the kernels' grid.
+		opts.Grid = e.opts.Grid
+	}
 	key := fmt.Sprintf("%s|%s|%v|%d|%s|fused=%v", m.SHA256, m.Translation.Entry, opts.Grid, opts.BufferSize, emulatorVersion, fuse)
 	path := ""
 	if e.opts.ReferenceCache != "" {

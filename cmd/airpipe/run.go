@@ -66,6 +66,7 @@ type runOptions struct {
 	referenceCache string
 	skipStages     []string
 	fusedRefs      bool
+	grid           string
 }
 
 // bindRunFlags declares run's flags into o.
@@ -91,6 +92,7 @@ func bindRunFlags(fs *pflag.FlagSet, o *runOptions) {
 	fs.StringVar(&o.compileTargets, "compile-targets", strings.Join(device.DefaultTargets, ","), "compile stage targets: radv-<family> (RADV's null device: real AMD ISA, no hardware), lavapipe, or a device name (see 'airpipe devices')")
 	fs.StringVar(&o.device, "device", "", "run the device stage on this GPU: auto or a name substring (see 'airpipe devices'); empty: the device stage is unavailable")
 	fs.StringVar(&o.referenceCache, "reference-cache", defaultUserCache("references"), "keep CPU reference results here, so a GPU host without LLVM can judge with references computed elsewhere; empty: none")
+	fs.StringVar(&o.grid, "grid", "", "dispatch every compute kernel over GROUPS/THREADS, e.g. 2x2x1/2x2x1 (threadgroups per grid / threads per threadgroup; x Y and Z may be left out); empty: by the kernel's position dimensions (16 threads in a line, 4x4, or 4x4x2)")
 	fs.BoolVar(&o.fusedRefs, "fused-references", false, "also store, in --reference-cache, the fused-multiply-add reference of every module whose AIR permits contraction (for a GPU host without LLVM)")
 	fs.DurationVar(&o.checkpoint, "checkpoint", 10*time.Second, "land written rows in a part file at least this often (a kill loses at most this much work)")
 }
@@ -151,10 +153,14 @@ func buildStages(o runOptions) ([]pipeline.Stage[*stages.Module], error) {
 	if err != nil {
 		return nil, err
 	}
+	grid, err := parseGrid(o.grid)
+	if err != nil {
+		return nil, fmt.Errorf("--grid: %w", err)
+	}
 	list := stages.Default(stages.Options{Oracle: o.oracle,
 		Compile:  stages.CompileOptions{Targets: targets, ChildArgv: child, Timeout: o.timeout},
-		Emulator: stages.EmulatorOptions{ChildArgv: emuChild, ReferenceCache: o.referenceCache, PrecomputeFused: o.fusedRefs, Timeout: o.timeout},
-		Device:   stages.DeviceOptions{Device: o.device, ChildArgv: emuChild, ReferenceCache: o.referenceCache, Timeout: o.timeout},
+		Emulator: stages.EmulatorOptions{ChildArgv: emuChild, ReferenceCache: o.referenceCache, PrecomputeFused: o.fusedRefs, Timeout: o.timeout, Grid: grid},
+		Device:   stages.DeviceOptions{Device: o.device, ChildArgv: emuChild, ReferenceCache: o.referenceCache, Timeout: o.timeout, Grid: grid},
 	})
 	if o.stageConfig != "" {
 		var err error
@@ -324,7 +330,7 @@ func executeRun(ctx context.Context, o runOptions, plan runPlan, stdout, stderr 
 			return x
 		},
 		Key: stages.Key, Stages: plan.list, Jobs: o.jobs, Timeout: o.timeout, Cache: cache,
-		CacheSalt: fingerprint(meta.ToolVersions) + "device=" + o.device,
+		CacheSalt: fingerprint(meta.ToolVersions) + "device=" + o.device + ";grid=" + o.grid,
 		Sink: func(d pipeline.Done[*stages.Module]) error {
 			row := stages.Record(info, d)
 			sum.add(row)

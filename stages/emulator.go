@@ -129,8 +129,8 @@ type emulator struct {
 	// onDevice is set for the device stage's instance: its output is
 	// compared with the emulator's (Module.EmulatorOutput), not recorded as it.
 	onDevice bool
-	mu   sync.Mutex
-	dev  *device.Device
+	mu       sync.Mutex
+	dev      *device.Device
 }
 
 // abandon drops d after a dispatch that did not finish: its queue may still

@@ -231,8 +231,14 @@ func inspectFragment(t *textModule, entry string, node []string) (*Kernel, error
 			if p.Type != "i32" && p.Type != "i16" {
 				return nil, notJudgeable(KindArgument, role+" "+p.Type, "%s of type %s", role, p.Type)
 			}
-		case "air.texture", "air.sampler":
-			return nil, notJudgeable(KindTexture, role, "a %s argument: the reference has no texture to give it", strings.TrimPrefix(role, "air."))
+		case "air.texture":
+			if err := k.addTexture(p, n, arg, entry); err != nil {
+				return nil, err
+			}
+		case "air.sampler":
+			if err := k.addSampler(p, arg, entry); err != nil {
+				return nil, err
+			}
 		default:
 			return nil, notJudgeable(KindArgument, role, "a fragment argument of role %s, which the reference cannot supply", role)
 		}
@@ -334,6 +340,8 @@ func fragmentWrapper(k *Kernel) string {
 			fmt.Fprintf(&b, "  %s = insertelement <4 x float> %%pos%d_0, float %%fy, i32 1\n", v, i)
 		case "air.render_target_array_index", "air.viewport_array_index", "air.sample_id":
 			fmt.Fprintf(&b, "  %s = add %s 0, 0\n", v, p.Type)
+		case "air.texture", "air.sampler":
+			resourceArg(&b, p, v)
 		case "air.fragment_input":
 			for _, in := range k.Inputs {
 				if in.Param != i {

@@ -31,6 +31,11 @@ type Kernel struct {
 	// WritesDepth is set when a fragment function also returns air.depth,
 	// which is not compared (the draw has no depth attachment).
 	WritesDepth bool `json:",omitempty"`
+	// Textures are the air.texture arguments (sample or read access), by Metal texture
+	// index; every texel of each holds its Texel (TexelWords).
+	Textures []Texture `json:",omitempty"`
+	// Samplers are the Metal indices of the air.sampler arguments, in order.
+	Samplers []int `json:",omitempty"`
 }
 
 // Buffer is one air.buffer argument.
@@ -76,6 +81,8 @@ type Param struct {
 	Role string
 	// Buffer is the Metal buffer index when Role is air.buffer.
 	Buffer int
+	// Texture is the Metal texture or sampler index when Role is air.texture or air.sampler.
+	Texture int `json:",omitempty"`
 }
 
 // builtinSlot is where each supported built-in sits in the ids array the
@@ -136,9 +143,13 @@ func inspect(t *textModule, entry string) (*Kernel, error) {
 				return nil, err
 			}
 		case role == "air.texture":
-			return nil, notJudgeable(KindTexture, role, "a texture argument: the reference has no texture to give it")
+			if err := k.addTexture(p, n, arg, entry); err != nil {
+				return nil, err
+			}
 		case role == "air.sampler":
-			return nil, notJudgeable(KindTexture, role, "a sampler argument: the reference has no texture to sample")
+			if err := k.addSampler(p, arg, entry); err != nil {
+				return nil, err
+			}
 		case strings.Contains(role, "simdgroup") || strings.Contains(role, "quadgroup") || role == "air.threads_per_simdgroup":
 			return nil, notJudgeable(KindSIMDGroup, role, "a SIMD-group value: it depends on the device's SIMD width, which a serial CPU run cannot imitate")
 		case role == "air.threadgroup" || strings.HasPrefix(p.Type, "ptr addrspace(3)"):

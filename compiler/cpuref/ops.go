@@ -93,10 +93,8 @@ func defineOp(d declaration) (string, error) {
 	base, _, _ := strings.Cut(op, ".")
 	plain := strings.TrimPrefix(base, "fast_")
 	switch {
-	case strings.Contains(n, "texture") || strings.HasPrefix(n, "air.sample") || strings.HasPrefix(n, "air.get_width") ||
-		strings.HasPrefix(n, "air.get_height") || strings.HasPrefix(n, "air.get_depth") || strings.HasPrefix(n, "air.get_num_") ||
-		strings.HasPrefix(n, "air.get_array_size"):
-		return "", notJudgeable(KindTexture, n, "texture operation %s: the reference has no textures", n)
+	case isTextureOp(n):
+		return textureOp(d)
 	case strings.Contains(n, "barrier") || strings.HasPrefix(n, "air.fence"):
 		return "", notJudgeable(KindBarrier, n, "%s synchronises threads, which a serial CPU run cannot imitate", n)
 	case strings.HasPrefix(n, "air.simd") || strings.HasPrefix(n, "air.quad"):

@@ -88,6 +88,9 @@ func rewrite(t *textModule, k *Kernel) (string, error) {
 	}
 	all := strings.Join(defs, "")
 	b.WriteString(intrinsicDecls(t, all))
+	if len(k.Textures) > 0 || len(k.Samplers) > 0 || strings.Contains(all, "@airpipe_texel(") {
+		b.WriteString(textureSupport(k, all))
+	}
 	if strings.Contains(all, "@airpipe_atomic(") {
 		b.WriteString("declare void @airpipe_atomic(ptr addrspace(1))\n")
 	}
@@ -106,6 +109,9 @@ func rewrite(t *textModule, k *Kernel) (string, error) {
 func refuseFeatures(t *textModule) error {
 	if _, ok := t.named["air.function_constants"]; ok {
 		return notJudgeable(KindFunctionConstant, "air.function_constants", "function constants are fixed at pipeline creation; the reference has no values for them")
+	}
+	if constexprSampler(t) {
+		return notJudgeable(KindTexture, "constexpr sampler", "a sampler baked into the shader (constexpr): its state word is undecoded, so the reference cannot know its address modes, border colour or filters")
 	}
 	for _, l := range t.lines {
 		if !strings.HasPrefix(l, "@") {
@@ -164,6 +170,11 @@ func wrapper(k *Kernel) string {
 			} else {
 				fmt.Fprintf(&b, "  %s = addrspacecast ptr %%b%d to %s\n", v, i, p.Type)
 			}
+			args = append(args, p.Type+" "+v)
+			continue
+		}
+		if p.Role == "air.texture" || p.Role == "air.sampler" {
+			resourceArg(&b, p, v)
 			args = append(args, p.Type+" "+v)
 			continue
 		}

@@ -360,8 +360,14 @@ func execute(ctx context.Context, dir, exe string, k *Kernel, inputs []Data, opt
 		return nil, notJudgeable(KindTimeout, "", "the reference did not finish within %s (a loop bounded by pattern-filled data?)", opts.Timeout)
 	case out.Cancelled:
 		return nil, ctx.Err()
+	case out.ExitCode == 3 && strings.Contains(out.Tail(3), "texture read"):
+		return nil, notJudgeable(KindOutOfBounds, "texture read", "on the pattern-filled inputs the shader reads a texture outside its %d-texel extent, layer, face or mip level, which a GPU leaves undefined", TextureExtent)
 	case out.ExitCode == 3:
 		return nil, notJudgeable(KindOutOfBounds, "", "on the pattern-filled inputs the kernel touches memory outside its buffers, which a GPU leaves undefined")
+	case out.ExitCode == 6 && strings.Contains(out.Tail(3), "sampler"):
+		return nil, notJudgeable(KindTexture, "constexpr sampler", "a sample takes a sampler that is no sampler argument (a constexpr sampler): its state word is undecoded, so the reference cannot know its address modes, border colour or filters")
+	case out.ExitCode == 6:
+		return nil, notJudgeable(KindTexture, "texture operand", "%s", strings.TrimPrefix(firstLine(out.Tail(3)), "airpipe-cpuref: "))
 	case out.ExitCode == 4:
 		return nil, notJudgeable(KindTrap, "", "the CPU trapped (integer division by zero or an illegal instruction), which a GPU leaves undefined")
 	case out.ExitCode == 5:

@@ -124,8 +124,14 @@ func inspectVertex(t *textModule, entry string, node []string) (*Kernel, error) 
 			if p.Type != "i32" && p.Type != "i16" {
 				return nil, notJudgeable(KindArgument, role+" "+p.Type, "%s of type %s", role, p.Type)
 			}
-		case "air.texture", "air.sampler":
-			return nil, notJudgeable(KindTexture, role, "a %s argument: the reference has no texture to give it", strings.TrimPrefix(role, "air."))
+		case "air.texture":
+			if err := k.addTexture(p, n, arg, entry); err != nil {
+				return nil, err
+			}
+		case "air.sampler":
+			if err := k.addSampler(p, arg, entry); err != nil {
+				return nil, err
+			}
 		default:
 			return nil, notJudgeable(KindArgument, role, "a vertex argument of role %s, which the reference cannot supply", role)
 		}
@@ -252,6 +258,8 @@ func vertexWrapper(k *Kernel) string {
 			}
 		case "air.instance_id", "air.base_vertex", "air.base_instance":
 			fmt.Fprintf(&b, "  %s = add %s 0, 0\n", v, p.Type)
+		case "air.texture", "air.sampler":
+			resourceArg(&b, p, v)
 		case "air.vertex_input":
 			for j, in := range k.Inputs {
 				if in.Param == i {

@@ -37,6 +37,7 @@ type Device struct {
 	buffers   map[*Buffer]struct{}
 	pipelines map[*Pipeline]struct{}
 	icbs      map[*icbHandles]struct{}
+	textures  map[*Texture]struct{} // made and not yet destroyed (freed ones wait for their work)
 
 	submitMu sync.Mutex // one fill at a time; guards the fields below
 	next     uint64     // the last timeline value handed out
@@ -46,6 +47,9 @@ type Device struct {
 
 	icbMu   sync.Mutex // guards icbPool (command pools are externally synchronized)
 	icbPool uint64
+
+	samplerMu sync.Mutex // guards sampler
+	sampler   uint64     // the device's one sampler (texture.go), made on first use
 
 	cmdPool    uint64
 	internal   uint64 // timeline semaphore the GPU signals per command buffer
@@ -86,6 +90,7 @@ func Open(spec string, opts Options) (*Device, error) {
 		buffers:    map[*Buffer]struct{}{},
 		pipelines:  map[*Pipeline]struct{}{},
 		icbs:       map[*icbHandles]struct{}{},
+		textures:   map[*Texture]struct{}{},
 		reaperDone: make(chan struct{}),
 	}
 	if d.depth <= 0 {
@@ -291,8 +296,8 @@ func (d *Device) destroy() {
 	// Free and collected ICBs may race with this: take the registries under their locks.
 	d.icbMu.Lock()
 	d.mu.Lock()
-	icbs, pipelines, buffers := d.icbs, d.pipelines, d.buffers
-	d.icbs, d.pipelines, d.buffers = map[*icbHandles]struct{}{}, map[*Pipeline]struct{}{}, map[*Buffer]struct{}{}
+	icbs, pipelines, buffers, textures := d.icbs, d.pipelines, d.buffers, d.textures
+	d.icbs, d.pipelines, d.buffers, d.textures = map[*icbHandles]struct{}{}, map[*Pipeline]struct{}{}, map[*Buffer]struct{}{}, map[*Texture]struct{}{}
 	d.mu.Unlock()
 	for h := range icbs {
 		d.freeICB(h)
@@ -303,6 +308,13 @@ func (d *Device) destroy() {
 	}
 	for b := range buffers {
 		b.destroy()
+	}
+	for t := range textures {
+		t.destroy()
+	}
+	if d.sampler != 0 {
+		vk.Call(ld.tex.DestroySampler, ld.handle, uintptr(d.sampler), 0)
+		d.sampler = 0
 	}
 	for _, s := range d.slots {
 		s.destroy()

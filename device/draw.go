@@ -29,8 +29,11 @@ type DrawArgs struct {
 	// Inputs are, by location, the 32-bit words (one per component) every vertex gives the
 	// fragment input there; every input the shader reads must have one.
 	Inputs map[uint32][]uint32
-	// Bindings bind the shader's storage and uniform buffers.
+	// Bindings bind the shader's buffers, textures and sampler.
 	Bindings []Binding
+	// Timing, when not nil, receives the GPU time of the command buffer that holds the draw
+	// and the copies of its targets (Draw splits after them).
+	Timing *Timing
 }
 
 // texelSize is the bytes per pixel of the formats Draw reads back.
@@ -139,7 +142,10 @@ func (d *Device) Draw(ctx context.Context, frag []byte, entry string, x DrawArgs
 	}
 	d.leave()
 	v, err := d.Submit(func(enc *Encoder, _ any, _ uint64) error {
-		return d.recordDraw(enc, p, fm.bindings, imgs, x, begin, end)
+		if err := d.recordDraw(enc, p, fm.bindings, imgs, x, begin, end); err != nil {
+			return err
+		}
+		return x.Timing.split(enc)
 	}, nil)
 	if err == nil {
 		err = d.Wait(ctx, v)
@@ -168,51 +174,66 @@ func (d *Device) newDrawImage(f Format, w, h uint32) (*drawImage, error) {
 	defer vk.PutArena(a)
 	im := &drawImage{size: int(w) * int(h) * texelSize[f]}
 	ci := vk.New[vk.ImageCreateInfo](a)
-	ci.SType = vk.StructureTypeImageCreateInfo
 	ci.ImageType = vk.ImageType2D
 	ci.Format = uint32(f)
 	ci.Extent = vk.Extent3D{Width: w, Height: h, Depth: 1}
-	ci.MipLevels, ci.ArrayLayers, ci.Samples = 1, 1, vk.SampleCount1
-	ci.Tiling = vk.ImageTilingOptimal
+	ci.ArrayLayers = 1
 	ci.Usage = vk.ImageUsageColorAttach | vk.ImageUsageTransferSrc
-	out := vk.New[uint64](a)
-	if err := check("vkCreateImage", vk.CallResult(ld.draw.CreateImage, ld.handle, vk.Addr(ci), 0, vk.Addr(out))); err != nil {
+	var err error
+	im.image, im.memory, im.view, err = ld.newImage(ci, vk.ImageViewType2D, colorRange())
+	if err != nil {
 		return im, err
 	}
-	im.image = *out
-	req := vk.New[vk.MemoryRequirements](a)
-	vk.Call(ld.draw.GetImageMemoryRequirements, ld.handle, uintptr(im.image), vk.Addr(req))
-	mt, ok := ld.memoryType(req.MemoryTypeBits, 0)
-	if !ok {
-		return im, fmt.Errorf("device: %s has no memory type for a %d-format image", ld.phys.facts.Name, f)
-	}
-	ai := vk.New[vk.MemoryAllocateInfo](a)
-	ai.SType = vk.StructureTypeMemoryAllocateInfo
-	ai.AllocationSize = req.Size
-	ai.MemoryTypeIndex = mt
-	if err := check("vkAllocateMemory", vk.CallResult(ld.fns.AllocateMemory, ld.handle, vk.Addr(ai), 0, vk.Addr(out))); err != nil {
-		return im, err
-	}
-	im.memory = *out
-	if err := check("vkBindImageMemory", vk.CallResult(ld.draw.BindImageMemory, ld.handle, uintptr(im.image), uintptr(im.memory), 0)); err != nil {
-		return im, err
-	}
-	vi := vk.New[vk.ImageViewCreateInfo](a)
-	vi.SType = vk.StructureTypeImageViewCreateInfo
-	vi.Image = im.image
-	vi.ViewType = vk.ImageViewType2D
-	vi.Format = uint32(f)
-	vi.SubresourceRange = colorRange()
-	if err := check("vkCreateImageView", vk.CallResult(ld.draw.CreateImageView, ld.handle, vk.Addr(vi), 0, vk.Addr(out))); err != nil {
-		return im, err
-	}
-	im.view = *out
 	b, err := d.newBuffer(int64(im.size))
 	if err != nil {
 		return im, err
 	}
 	im.readback = b
 	return im, nil
+}
+
+// newImage makes the optimally tiled, single-sampled, one-level image that ci describes (its
+// type, flags, format, extent, layers and usage; newImage fills in the rest), binds it to
+// memory of the device (device-local where there is such) and makes a view of viewType over
+// rng. On failure it returns the handles it made so far (for destroyImageObjects).
+func (ld *logical) newImage(ci *vk.ImageCreateInfo, viewType uint32, rng vk.ImageSubresourceRange) (image, memory, view uint64, err error) {
+	a := vk.GetArena()
+	defer vk.PutArena(a)
+	ci.SType = vk.StructureTypeImageCreateInfo
+	ci.MipLevels, ci.Samples = 1, vk.SampleCount1
+	ci.Tiling = vk.ImageTilingOptimal
+	out := vk.New[uint64](a)
+	if err := check("vkCreateImage", vk.CallResult(ld.draw.CreateImage, ld.handle, vk.Addr(ci), 0, vk.Addr(out))); err != nil {
+		return 0, 0, 0, err
+	}
+	image = *out
+	req := vk.New[vk.MemoryRequirements](a)
+	vk.Call(ld.draw.GetImageMemoryRequirements, ld.handle, uintptr(image), vk.Addr(req))
+	mt, ok := ld.memoryType(req.MemoryTypeBits, 0)
+	if !ok {
+		return image, 0, 0, fmt.Errorf("device: %s has no memory type for a %d-format image", ld.phys.facts.Name, ci.Format)
+	}
+	ai := vk.New[vk.MemoryAllocateInfo](a)
+	ai.SType = vk.StructureTypeMemoryAllocateInfo
+	ai.AllocationSize = req.Size
+	ai.MemoryTypeIndex = mt
+	if err := check("vkAllocateMemory", vk.CallResult(ld.fns.AllocateMemory, ld.handle, vk.Addr(ai), 0, vk.Addr(out))); err != nil {
+		return image, 0, 0, err
+	}
+	memory = *out
+	if err := check("vkBindImageMemory", vk.CallResult(ld.draw.BindImageMemory, ld.handle, uintptr(image), uintptr(memory), 0)); err != nil {
+		return image, memory, 0, err
+	}
+	vi := vk.New[vk.ImageViewCreateInfo](a)
+	vi.SType = vk.StructureTypeImageViewCreateInfo
+	vi.Image = image
+	vi.ViewType = viewType
+	vi.Format = ci.Format
+	vi.SubresourceRange = rng
+	if err := check("vkCreateImageView", vk.CallResult(ld.draw.CreateImageView, ld.handle, vk.Addr(vi), 0, vk.Addr(out))); err != nil {
+		return image, memory, 0, err
+	}
+	return image, memory, *out, nil
 }
 
 func colorRange() vk.ImageSubresourceRange {
@@ -224,15 +245,27 @@ func (ld *logical) destroyImage(im *drawImage) {
 	if im.readback != nil {
 		im.readback.destroy()
 	}
-	if im.view != 0 {
-		vk.Call(ld.draw.DestroyImageView, ld.handle, uintptr(im.view), 0)
+	ld.destroyImageObjects(im.image, im.memory, im.view)
+}
+
+// destroyImageObjects frees what newImage made (0 handles are skipped).
+func (ld *logical) destroyImageObjects(image, memory, view uint64) {
+	if view != 0 {
+		vk.Call(ld.draw.DestroyImageView, ld.handle, uintptr(view), 0)
 	}
-	if im.image != 0 {
-		vk.Call(ld.draw.DestroyImage, ld.handle, uintptr(im.image), 0)
+	if image != 0 {
+		vk.Call(ld.draw.DestroyImage, ld.handle, uintptr(image), 0)
 	}
-	if im.memory != 0 {
-		vk.Call(ld.fns.FreeMemory, ld.handle, uintptr(im.memory), 0)
+	if memory != 0 {
+		vk.Call(ld.fns.FreeMemory, ld.handle, uintptr(memory), 0)
 	}
+}
+
+// layoutBarrier is the barrier that moves rng of image from layout from to layout to.
+func layoutBarrier(image uint64, rng vk.ImageSubresourceRange, srcAccess, dstAccess, from, to uint32) vk.ImageMemoryBarrier {
+	return vk.ImageMemoryBarrier{SType: vk.StructureTypeImageMemoryBarrier, SrcAccessMask: srcAccess, DstAccessMask: dstAccess,
+		OldLayout: from, NewLayout: to, SrcQueueFamilyIndex: vk.QueueFamilyIgnored, DstQueueFamilyIndex: vk.QueueFamilyIgnored,
+		Image: image, SubresourceRange: rng}
 }
 
 // imageBarrier records a layout transition of every image in imgs.
@@ -250,9 +283,7 @@ func imageBarrier(ld *logical, cmd uintptr, imgs []*drawImage, srcStage, dstStag
 	}
 	bs := vk.NewArray[vk.ImageMemoryBarrier](a, len(live))
 	for i, im := range live {
-		bs[i] = vk.ImageMemoryBarrier{SType: vk.StructureTypeImageMemoryBarrier, SrcAccessMask: srcAccess, DstAccessMask: dstAccess,
-			OldLayout: from, NewLayout: to, SrcQueueFamilyIndex: vk.QueueFamilyIgnored, DstQueueFamilyIndex: vk.QueueFamilyIgnored,
-			Image: im.image, SubresourceRange: colorRange()}
+		bs[i] = layoutBarrier(im.image, colorRange(), srcAccess, dstAccess, from, to)
 	}
 	vk.Call(ld.fns.CmdPipelineBarrier, cmd, uintptr(srcStage), uintptr(dstStage), 0, 0, 0, 0, 0, uintptr(len(bs)), vk.SliceAddr(bs))
 }

@@ -14,7 +14,8 @@ type logical struct {
 	phys    *physical
 	handle  uintptr
 	fns     vk.DeviceFns
-	draw    vk.DrawFns // image and drawing functions (draw.go)
+	draw    vk.DrawFns    // image and drawing functions (draw.go)
+	tex     vk.TextureFns // sampler and image-clearing functions (texture.go)
 	queue   uintptr
 	queueMu sync.Mutex
 
@@ -22,11 +23,13 @@ type logical struct {
 	calibrated bool // VK_EXT_calibrated_timestamps enabled
 	bda        bool // bufferDeviceAddress enabled
 	xfb        bool // VK_EXT_transform_feedback and its transformFeedback feature enabled (vertex.go)
+	cubeArray  bool // the imageCubeArray feature enabled (texture.go)
 }
 
 // Offsets inside feature structures (vulkan_core.h, 64-bit hosts).
 const (
 	offRobustBufferAccess  = 16  // VkPhysicalDeviceFeatures2.features.robustBufferAccess
+	offImageCubeArray      = 24  // VkPhysicalDeviceFeatures2.features.imageCubeArray
 	offTimelineSemaphore   = 164 // VkPhysicalDeviceVulkan12Features.timelineSemaphore
 	offBufferDeviceAddress = 168 // VkPhysicalDeviceVulkan12Features.bufferDeviceAddress
 	offExecutableInfo      = 16  // VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR.pipelineExecutableInfo
@@ -132,6 +135,10 @@ func openLogical(p *physical) (*logical, error) {
 	vk.LoadFns(&d.draw, func(name string) uintptr {
 		return vk.Call(in.fns.GetDeviceProcAddr, d.handle, a.CString(name))
 	})
+	vk.LoadFns(&d.tex, func(name string) uintptr {
+		return vk.Call(in.fns.GetDeviceProcAddr, d.handle, a.CString(name))
+	})
+	d.cubeArray = *u32(f2, offImageCubeArray) != 0
 	d.execStats = execF.ptr != nil && *u32(execF, offExecutableInfo) != 0 && d.fns.GetPipelineExecutableStatisticsKHR != 0
 	d.calibrated = p.extensions["VK_EXT_calibrated_timestamps"] && d.fns.GetCalibratedTimestampsEXT != 0
 	d.bda = *u32(v12, offBufferDeviceAddress) != 0

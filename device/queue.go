@@ -284,6 +284,7 @@ func (d *Device) reap() {
 		if s.end != nil {
 			*s.end = t1
 		}
+		dead := d.releaseLocked(s.keep)
 		s.busy, s.keep = false, nil
 		delete(d.inflight, k)
 		d.processed = k
@@ -298,6 +299,9 @@ func (d *Device) reap() {
 		}
 		d.cond.Broadcast()
 		d.mu.Unlock()
+		for _, t := range dead {
+			t.destroy()
+		}
 	}
 }
 

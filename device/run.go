@@ -7,11 +7,42 @@ import (
 	"github.com/airpipe/airpipe/device/internal/vk"
 )
 
-// Binding binds a buffer, from Offset to its end, to one descriptor of a pipeline.
+// Binding binds one descriptor of a pipeline: give exactly one of Buffer (a storage or
+// uniform buffer descriptor, bound from Offset to the buffer's end), Texture (a SAMPLED_IMAGE
+// descriptor, whose OpTypeImage must match the texture's shape and numeric kind) or Sampler
+// (a SAMPLER descriptor: the device's one sampler of the texture contract, NEAREST, clamped,
+// LOD 0).
 type Binding struct {
 	Set, Binding uint32
 	Buffer       *Buffer
 	Offset       int64 // a multiple of Align
+	Texture      *Texture
+	Sampler      bool
+}
+
+// Timing receives the GPU time of a Run, Draw or CaptureVertices: the start and end
+// timestamps (nanoseconds of HostNanos's clock) of the command buffer that holds the work,
+// written by Encoder.Split once it completes. Both are 0 on a device that cannot time
+// (Facts.CanTime). The values are valid once the call returned nil.
+type Timing struct {
+	Start, End uint64
+}
+
+// Nanos is End-Start, or 0 when the device did not time the work.
+func (t Timing) Nanos() uint64 {
+	if t.End < t.Start {
+		return 0
+	}
+	return t.End - t.Start
+}
+
+// split ends the open command buffer with Split, writing its times into t; a nil t splits
+// nothing.
+func (t *Timing) split(enc *Encoder) error {
+	if t == nil {
+		return nil
+	}
+	return enc.Split(&t.Start, &t.End)
 }
 
 // DispatchArgs are one direct dispatch: its grid, its threadgroup size, its buffers and its
@@ -19,8 +50,11 @@ type Binding struct {
 type DispatchArgs struct {
 	Groups   [3]uint32 // threadgroups per grid, each at least 1
 	Threads  [3]uint32 // threads per threadgroup, each at least 1
-	Bindings []Binding // one per descriptor the module declares (storage or uniform buffers)
+	Bindings []Binding // one per descriptor the module declares
 	Push     []byte    // push constants from offset 0, when the module has them
+	// Timing, when not nil, receives Run's GPU time (Run splits after the dispatch).
+	// Encoder.Dispatch ignores it: a fill times its work with Encoder.Split.
+	Timing *Timing
 }
 
 // checkDispatch validates a dispatch without touching the device.
@@ -46,25 +80,120 @@ func (d *Device) checkDispatch(fn string, p *Pipeline, x DispatchArgs) error {
 	return d.checkThreads(t)
 }
 
-// checkBindings validates the buffers given for a module's descriptors:
-// every descriptor a single storage or uniform buffer, bound, and every
-// buffer live on this device at an aligned offset inside it.
+// descriptorNames name the descriptor types in errors.
+var descriptorNames = map[uint32]string{
+	vk.DescriptorTypeSampler: "SAMPLER", vk.DescriptorTypeCombinedImageSampler: "COMBINED_IMAGE_SAMPLER",
+	vk.DescriptorTypeSampledImage: "SAMPLED_IMAGE", vk.DescriptorTypeStorageImage: "STORAGE_IMAGE",
+	vk.DescriptorTypeUniformTexelBuffer: "UNIFORM_TEXEL_BUFFER", vk.DescriptorTypeStorageTexelBuffer: "STORAGE_TEXEL_BUFFER",
+	vk.DescriptorTypeUniformBuffer: "UNIFORM_BUFFER", vk.DescriptorTypeStorageBuffer: "STORAGE_BUFFER",
+	vk.DescriptorTypeInputAttachment: "INPUT_ATTACHMENT", vk.DescriptorTypeAccelerationStructure: "ACCELERATION_STRUCTURE",
+}
+
+func descriptorName(t uint32) string {
+	if n, ok := descriptorNames[t]; ok {
+		return n
+	}
+	return fmt.Sprintf("descriptor type %d", t)
+}
+
+// kindName says what a binding gives, for errors.
+func (b Binding) kindName() string {
+	switch {
+	case b.Buffer != nil:
+		return "a buffer"
+	case b.Texture != nil:
+		return "a texture"
+	case b.Sampler:
+		return "the sampler"
+	}
+	return "nothing"
+}
+
+// checkBindings validates what is given for a module's descriptors: every descriptor a
+// single storage or uniform buffer, sampled image or sampler, bound to one of the matching
+// kind; every buffer live on this device at an aligned offset inside it; every texture live
+// and of the shape and numeric kind its OpTypeImage declares. It makes the device's sampler
+// when a descriptor needs it.
 func (d *Device) checkBindings(fn string, declared []spirvBinding, given []Binding) error {
-	for _, b := range declared {
-		if b.Type != vk.DescriptorTypeStorageBuffer && b.Type != vk.DescriptorTypeUniformBuffer || b.Count != 1 {
-			return argErr(fn, -1, "set %d binding %d: descriptor type %d (count %d) is not supported; only single storage and uniform buffers are", b.Set, b.Binding, b.Type, b.Count)
+	for i, b := range given {
+		n := 0
+		for _, set := range []bool{b.Buffer != nil, b.Texture != nil, b.Sampler} {
+			if set {
+				n++
+			}
 		}
-		if findBinding(given, b) < 0 {
-			return argErr(fn, -1, "set %d binding %d is not bound", b.Set, b.Binding)
+		if n != 1 {
+			return argErr(fn, i, "set %d binding %d: give exactly one of Buffer, Texture and Sampler (%d given)", b.Set, b.Binding, n)
+		}
+		switch {
+		case b.Buffer != nil:
+			if !d.live(b.Buffer) {
+				return argErr(fn, i, "set %d binding %d: buffer is not a live buffer of this device", b.Set, b.Binding)
+			}
+			if b.Offset < 0 || b.Offset >= b.Buffer.size || b.Offset%d.Align() != 0 {
+				return argErr(fn, i, "set %d binding %d: offset %d: must lie in the %d-byte buffer and be a multiple of %d", b.Set, b.Binding, b.Offset, b.Buffer.size, d.Align())
+			}
+		case b.Texture != nil:
+			if !d.liveTexture(b.Texture) {
+				return argErr(fn, i, "set %d binding %d: texture is not a live texture of this device", b.Set, b.Binding)
+			}
 		}
 	}
-	for i, b := range given {
-		if !d.live(b.Buffer) {
-			return argErr(fn, i, "buffer is not a live buffer of this device")
+	sampler := false
+	for _, b := range declared {
+		if b.Count != 1 {
+			return argErr(fn, -1, "set %d binding %d: an array of %d %s descriptors is not supported; only single ones are", b.Set, b.Binding, b.Count, descriptorName(b.Type))
 		}
-		if b.Offset < 0 || b.Offset >= b.Buffer.size || b.Offset%d.Align() != 0 {
-			return argErr(fn, i, "offset %d: must lie in the %d-byte buffer and be a multiple of %d", b.Offset, b.Buffer.size, d.Align())
+		i := findBinding(given, b)
+		if i < 0 {
+			return argErr(fn, -1, "set %d binding %d (%s) is not bound", b.Set, b.Binding, descriptorName(b.Type))
 		}
+		g := given[i]
+		var ok bool
+		switch b.Type {
+		case vk.DescriptorTypeStorageBuffer, vk.DescriptorTypeUniformBuffer:
+			ok = g.Buffer != nil
+		case vk.DescriptorTypeSampledImage:
+			ok = g.Texture != nil
+		case vk.DescriptorTypeSampler:
+			ok, sampler = g.Sampler, true
+		default:
+			return argErr(fn, -1, "set %d binding %d: %s descriptors are not supported; only storage and uniform buffers, sampled images and samplers are", b.Set, b.Binding, descriptorName(b.Type))
+		}
+		if !ok {
+			return argErr(fn, i, "set %d binding %d is a %s descriptor, given %s", b.Set, b.Binding, descriptorName(b.Type), g.kindName())
+		}
+		if g.Texture != nil {
+			if err := matchImage(b.Image, g.Texture.spec); err != nil {
+				return argErr(fn, i, "set %d binding %d: %v", b.Set, b.Binding, err)
+			}
+		}
+	}
+	if sampler {
+		if _, err := d.deviceSampler(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// matchImage says whether a texture made from spec may be bound to an image descriptor of
+// type img: the view's shape must be the image's Dim and Arrayed, and the format's numeric
+// type its Sampled Type's (Vulkan leaves the results undefined otherwise).
+func matchImage(img spirvImage, spec TextureSpec) error {
+	sh := texShapes[spec.Dim]
+	if img.MS {
+		return fmt.Errorf("the image is multisampled, which textures are not")
+	}
+	if img.Dim != sh.spvDim || img.Arrayed != sh.arrayed {
+		return fmt.Errorf("the image has Dim %d Arrayed %v, the texture is %s", img.Dim, img.Arrayed, sh.name)
+	}
+	want := spec.Kind
+	if want == 'd' {
+		want = 'f'
+	}
+	if img.Kind != want {
+		return fmt.Errorf("the image's sampled type is %q, the texture's kind %q", img.Kind, spec.Kind)
 	}
 	return nil
 }
@@ -114,8 +243,9 @@ func (e *Encoder) Dispatch(p *Pipeline, x DispatchArgs) error {
 }
 
 // writeSets allocates one descriptor set per layout from the open slot and
-// writes the given buffers into the module's declared bindings, keeping the
-// buffers alive until the slot's work completes. The returned array has at
+// writes the given buffers, textures and sampler into the module's declared
+// bindings, keeping the buffers and textures alive until the slot's work
+// completes. The returned array has at
 // least one element (for vk.SliceAddr); its first len(layouts) are the sets.
 func (d *Device) writeSets(a *vk.Arena, layouts []uint64, declared []spirvBinding, given []Binding) ([]uint64, error) {
 	s := d.open
@@ -129,8 +259,22 @@ func (d *Device) writeSets(a *vk.Arena, layouts []uint64, declared []spirvBindin
 	}
 	for _, b := range declared {
 		bb := given[findBinding(given, b)]
-		d.dev.writeBuffer(sets[b.Set], b.Binding, b.Type, bb.Buffer.buffer, uint64(bb.Offset))
-		s.keep = append(s.keep, bb.Buffer)
+		switch {
+		case bb.Buffer != nil:
+			d.dev.writeBuffer(sets[b.Set], b.Binding, b.Type, bb.Buffer.buffer, uint64(bb.Offset))
+			s.keep = append(s.keep, bb.Buffer)
+		case bb.Texture != nil:
+			if err := d.useTexture(bb.Texture); err != nil {
+				return nil, err
+			}
+			d.dev.writeImage(sets[b.Set], b.Binding, b.Type, bb.Texture.view, 0)
+		default:
+			sampler, err := d.deviceSampler()
+			if err != nil {
+				return nil, err
+			}
+			d.dev.writeImage(sets[b.Set], b.Binding, b.Type, 0, sampler)
+		}
 	}
 	return sets, nil
 }
@@ -149,13 +293,15 @@ func (s *slot) allocSet(layout uint64) (uint64, error) {
 	}
 	a := vk.GetArena()
 	defer vk.PutArena(a)
-	sizes := vk.NewArray[vk.DescriptorPoolSize](a, 2)
+	sizes := vk.NewArray[vk.DescriptorPoolSize](a, 4)
 	sizes[0] = vk.DescriptorPoolSize{Type: vk.DescriptorTypeStorageBuffer, DescriptorCount: 1024}
 	sizes[1] = vk.DescriptorPoolSize{Type: vk.DescriptorTypeUniformBuffer, DescriptorCount: 256}
+	sizes[2] = vk.DescriptorPoolSize{Type: vk.DescriptorTypeSampledImage, DescriptorCount: 512}
+	sizes[3] = vk.DescriptorPoolSize{Type: vk.DescriptorTypeSampler, DescriptorCount: 256}
 	ci := vk.New[vk.DescriptorPoolCreateInfo](a)
 	ci.SType = vk.StructureTypeDescriptorPoolCreateInfo
 	ci.MaxSets = 256
-	ci.PoolSizeCount = 2
+	ci.PoolSizeCount = 4
 	ci.PPoolSizes = vk.SliceAddr(sizes)
 	out := vk.New[uint64](a)
 	if err := check("vkCreateDescriptorPool", vk.CallResult(ld.fns.CreateDescriptorPool, ld.handle, vk.Addr(ci), 0, vk.Addr(out))); err != nil {
@@ -165,8 +311,9 @@ func (s *slot) allocSet(layout uint64) (uint64, error) {
 	return ld.allocSet(*out, layout)
 }
 
-// Run dispatches p once through the queue (a Submit whose fill is one Dispatch) and waits for
-// it: the execution helper of the emulator stage. Its arguments are checked before anything
+// Run dispatches p once through the queue (a Submit whose fill is one Dispatch, then a Split
+// when x.Timing asks for the GPU time) and waits for it: the execution helper of the emulator
+// stage. Its arguments are checked before anything
 // is submitted, so misuse is an *ArgumentError and does not lose the device. Results are in
 // the buffers' Bytes when Run returns nil.
 func (d *Device) Run(ctx context.Context, p *Pipeline, x DispatchArgs) error {
@@ -179,7 +326,12 @@ func (d *Device) Run(ctx context.Context, p *Pipeline, x DispatchArgs) error {
 	if _, err := p.variant(x.Threads); err != nil {
 		return fmt.Errorf("building %s for %v threads: %w", p.entry, x.Threads, err)
 	}
-	v, err := d.Submit(func(enc *Encoder, _ any, _ uint64) error { return enc.Dispatch(p, x) }, nil)
+	v, err := d.Submit(func(enc *Encoder, _ any, _ uint64) error {
+		if err := enc.Dispatch(p, x); err != nil {
+			return err
+		}
+		return x.Timing.split(enc)
+	}, nil)
 	if err != nil {
 		return err
 	}

@@ -82,6 +82,17 @@ type spirvBinding struct {
 	Set, Binding uint32
 	Type         uint32 // VkDescriptorType
 	Count        uint32
+	Image        spirvImage // for image descriptors: the OpTypeImage's operands
+}
+
+// spirvImage is what a texture bound to an image descriptor must match: the OpTypeImage's
+// Dim, Arrayed and MS operands, and the numeric kind of its Sampled Type ('f' float, 'i'
+// signed, 'u' unsigned integer, 0 other).
+type spirvImage struct {
+	Dim     uint32
+	Arrayed bool
+	MS      bool
+	Kind    byte
 }
 
 // spirvEntry is one OpEntryPoint.
@@ -298,7 +309,11 @@ func parseSPIRV(code []byte) (*spirvModule, error) {
 		if count == 0 {
 			count = 1
 		}
-		m.bindings = append(m.bindings, spirvBinding{Set: set, Binding: bind, Type: dt, Count: count})
+		var img spirvImage
+		if len(t) >= 9 && t[0]&0xffff == opTypeImage {
+			img = spirvImage{Dim: t[3], Arrayed: t[5] == 1, MS: t[6] == 1, Kind: numericKind(kinds[t[2]])}
+		}
+		m.bindings = append(m.bindings, spirvBinding{Set: set, Binding: bind, Type: dt, Count: count, Image: img})
 	}
 	return m, nil
 }
@@ -333,6 +348,19 @@ func uniformConstantType(t []uint32) uint32 {
 		return 2 // SAMPLED_IMAGE
 	}
 	return 2
+}
+
+// numericKind is 'f' for an OpTypeFloat, 'i' or 'u' for a signed or unsigned OpTypeInt, else 0.
+func numericKind(t []uint32) byte {
+	switch {
+	case len(t) >= 3 && t[0]&0xffff == opTypeFloat:
+		return 'f'
+	case len(t) >= 4 && t[0]&0xffff == opTypeInt && t[3] == 1:
+		return 'i'
+	case len(t) >= 4 && t[0]&0xffff == opTypeInt:
+		return 'u'
+	}
+	return 0
 }
 
 // spirvString decodes a literal string operand.

@@ -30,8 +30,11 @@ type VertexArgs struct {
 	// Initial is the capture buffer before the draw (Vertices×Stride bytes): what an output
 	// does not write keeps it.
 	Initial []byte
-	// Bindings bind the shader's storage and uniform buffers.
+	// Bindings bind the shader's buffers, textures and sampler.
 	Bindings []Binding
+	// Timing, when not nil, receives the GPU time of the command buffer that holds the
+	// capture draw (CaptureVertices splits after it).
+	Timing *Timing
 }
 
 // CaptureVertices runs the vertex entry point entry of vert over x.Vertices vertices with the
@@ -169,7 +172,10 @@ func (d *Device) CaptureVertices(ctx context.Context, vert []byte, entry string,
 		copy(vbuf.Bytes(), vdata)
 	}
 	v, err := d.Submit(func(enc *Encoder, _ any, _ uint64) error {
-		return d.recordCapture(enc, p, m.bindings, x, capture, vbuf, begin, end)
+		if err := d.recordCapture(enc, p, m.bindings, x, capture, vbuf, begin, end); err != nil {
+			return err
+		}
+		return x.Timing.split(enc)
 	}, nil)
 	if err == nil {
 		err = d.Wait(ctx, v)

@@ -15,6 +15,8 @@ type InstanceFns struct {
 	GetPhysicalDeviceFeatures2                   uintptr
 	GetPhysicalDeviceQueueFamilyProperties       uintptr
 	GetPhysicalDeviceMemoryProperties            uintptr
+	GetPhysicalDeviceFormatProperties            uintptr
+	GetPhysicalDeviceImageFormatProperties       uintptr
 	EnumerateDeviceExtensionProperties           uintptr
 	CreateDevice                                 uintptr
 	GetDeviceProcAddr                            uintptr

@@ -19,6 +19,11 @@ func TestSizes(t *testing.T) {
 		{"ImageCreateInfo", unsafe.Sizeof(ImageCreateInfo{}), 88},
 		{"ImageViewCreateInfo", unsafe.Sizeof(ImageViewCreateInfo{}), 80},
 		{"ImageMemoryBarrier", unsafe.Sizeof(ImageMemoryBarrier{}), 72},
+		{"SamplerCreateInfo", unsafe.Sizeof(SamplerCreateInfo{}), 80},
+		{"DescriptorImageInfo", unsafe.Sizeof(DescriptorImageInfo{}), 24},
+		{"ClearDepthStencilValue", unsafe.Sizeof(ClearDepthStencilValue{}), 8},
+		{"FormatProperties", unsafe.Sizeof(FormatProperties{}), 12},
+		{"ImageFormatProperties", unsafe.Sizeof(ImageFormatProperties{}), 32},
 		{"RenderingAttachmentInfo", unsafe.Sizeof(RenderingAttachmentInfo{}), 72},
 		{"RenderingInfo", unsafe.Sizeof(RenderingInfo{}), 72},
 		{"Viewport", unsafe.Sizeof(Viewport{}), 24},
@@ -94,5 +99,16 @@ func TestSizes(t *testing.T) {
 	}
 	if off := unsafe.Offsetof(l.MinStorageBufferOffsetAlignment); off != 328 {
 		t.Errorf("PhysicalDeviceLimits.MinStorageBufferOffsetAlignment at %d, C at 328", off)
+	}
+	var sc SamplerCreateInfo
+	if off := unsafe.Offsetof(sc.MaxLod); off != 68 {
+		t.Errorf("SamplerCreateInfo.MaxLod at %d, C at 68", off)
+	}
+	if off := unsafe.Offsetof(sc.UnnormalizedCoordinates); off != 76 {
+		t.Errorf("SamplerCreateInfo.UnnormalizedCoordinates at %d, C at 76", off)
+	}
+	var ip ImageFormatProperties
+	if off := unsafe.Offsetof(ip.MaxResourceSize); off != 24 {
+		t.Errorf("ImageFormatProperties.MaxResourceSize at %d, C at 24", off)
 	}
 }

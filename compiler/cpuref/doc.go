@@ -56,7 +56,32 @@
 // Each air.render_target n is stored, widened to 32 bits per component, in
 // harness buffer RenderTargetBase+n (TexelSize bytes a pixel, Clear where the
 // output has no component). Discard, derivatives (dfdx, dfdy, fwidth),
-// textures, front_facing, sample masks and dual-source outputs are set aside.
+// front_facing, sample masks and dual-source outputs are set aside.
+//
+// Textures (textures.go). Every texture an entry point samples or reads is
+// uniform: all texels of its one mip level and one layer (cube: 6 faces),
+// TextureExtent texels per dimension, hold TexelWords(index, kind), a value per
+// Metal texture index and component; the device fills its textures with the
+// same words and binds nearest, clamp-to-edge samplers. The wrapper passes a
+// texture argument a pointer to an internal constant object (texel words, kind,
+// dimension) and a sampler argument a pointer to a dummy constant, so nothing
+// new crosses into C. air.sample_texture_*, air.sample_depth_* and
+// air.read_texture_* are defined from the module's own declarations (every
+// arity): they check that the texture operand is an argument texture of their
+// kind and dimension and a sample's sampler an argument sampler (else the run
+// is set aside, KindTexture), then return the texel — half by exact narrowing,
+// depth as word 0. A { T, i8 } result's i8 is residency, defined as 1: every
+// texture here is resident (the reading compiler/translate/ABI.md also takes).
+// A read first checks its coordinate against the extent, its array layer or
+// cube face, and LOD 0; outside, the run reports an out-of-bounds access as a
+// buffer access would. With uniform content a sample's result does not depend
+// on coordinates, filtering, LOD, offsets or addressing, so the comparison stays
+// exact, and it checks the shader's use of the value, which texture each
+// operation reads and component order; it cannot see coordinate or addressing
+// errors. Constexpr samplers (a state word baked into the AIR) are set aside:
+// the word is undecoded, so the reference cannot know their address modes or
+// border. Writes, read_write and multisample textures, texture buffers, gathers,
+// compares and size queries are set aside (KindTexture).
 //
 // Vertex functions (vertex.go) run for one triangle (vertex_id 0..2, instance
 // and base ids 0): each air.vertex_input gets a value per vertex and component
@@ -65,7 +90,8 @@
 // records through transform feedback.
 //
 // What it cannot judge, and says so with a *NotJudgeableError (Kind, Detail,
-// Reason) rather than answering: textures and samplers, barriers, threadgroup
+// Reason) rather than answering: textures it does not give and constexpr
+// samplers (above), barriers, threadgroup
 // memory, SIMD-group values, function constants, other stages (object, mesh,
 // visible functions), fragment discard and derivatives, argument roles it cannot
 // supply, operations Metal does not define to the bit (ApproximateOps),

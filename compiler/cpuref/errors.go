@@ -14,7 +14,9 @@ var ErrUnavailable = errors.New("cpuref: unavailable")
 const (
 	// KindNotKernel: a vertex, fragment or other non-compute function.
 	KindNotKernel = "not-a-kernel"
-	// KindTexture: a texture or sampler argument or texture operation.
+	// KindTexture: a texture the reference does not give (write access,
+	// multisample, texture buffer...), a constexpr sampler, or a texture
+	// operation other than sample and read; Detail names it.
 	KindTexture = "texture"
 	// KindBarrier: a barrier or other cross-thread synchronisation.
 	KindBarrier = "barrier"

@@ -24,6 +24,7 @@ var ExactOps = []string{
 	"air.saturate / clamp (and fast_): minnum(maxnum(x, lo), hi)",
 	"air.fma (and fast_): llvm.fma (C fmaf, one rounding)",
 	"air.atomic.global.{add,sub,and,or,xor,min,max,xchg}.[su].i32, load, store: atomicrmw / load / store on the word (threads run one after another, so each is trivially atomic)",
+	"air.sample_texture_*, air.sample_depth_*, air.read_texture_* (textures.go): the uniform texture's texel, TexelWords (a read outside the texture is out of bounds; residency is 1)",
 }
 
 // ApproximateOps are the operation names (without air., fast_ and the type

@@ -3,9 +3,11 @@ package cpuref
 import (
 	"context"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"math"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -247,4 +249,54 @@ func replaceAll(t *testing.T, s string, pairs ...string) string {
 		s = strings.ReplaceAll(s, pairs[i], pairs[i+1])
 	}
 	return s
+}
+
+// TestKernelJSON sends a kernel with textures through JSON, as the emulator's child process
+// receives it, and gets the same kernel back.
+func TestKernelJSON(t *testing.T) {
+	k := &Kernel{Name: "frag", Stage: "fragment", Samplers: []int{0, 3},
+		Params:   []Param{{Type: "ptr addrspace(1)", Role: "air.texture", Texture: 5}},
+		Textures: []Texture{{Index: 5, Dim: "cube_array", Kind: 'd', TypeName: "depthcube_array<float, sample>", Access: "sample", Texel: TexelWords(5, 'd')}}}
+	b, err := json.Marshal(k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back Kernel
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(&back, k) {
+		t.Fatalf("round trip: %+v, want %+v", back, *k)
+	}
+}
+
+// TestTextureVertex samples a uint texture in the vertex fixture: output 2 becomes buf[vid]
+// plus the texel's component 1, through a sampler at index 2.
+func TestTextureVertex(t *testing.T) {
+	needTools(t)
+	ll := replaceAll(t, readFixture(t, "testdata/vertex.ll"),
+		"%struct.V = type", "declare <4 x i32> @air.sample_texture_2d.u.v4i32(ptr addrspace(1), ptr addrspace(2), <2 x float>, i1, <2 x i32>, i1, float)\n\n%struct.V = type",
+		"i32 %iid) {", "i32 %iid, ptr addrspace(1) %tex, ptr addrspace(2) %smp) {",
+		"  %r0 = insertvalue", "  %s = call <4 x i32> @air.sample_texture_2d.u.v4i32(ptr addrspace(1) %tex, ptr addrspace(2) %smp, <2 x float> zeroinitializer, i1 true, <2 x i32> zeroinitializer, i1 true, float 0.0)\n  %sy = extractelement <4 x i32> %s, i32 1\n  %ws = add i32 %w, %sy\n  %r0 = insertvalue",
+		"<2 x half> %h2, 1\n  %r2 = insertvalue %struct.V %r1, i32 %w, 2", "<2 x half> %h2, 1\n  %r2 = insertvalue %struct.V %r1, i32 %ws, 2",
+		"!5 = !{!6, !7, !8, !9, !10}", "!5 = !{!6, !7, !8, !9, !10, !11, !12}\n!11 = !{i32 5, !\"air.texture\", !\"air.location_index\", i32 7, i32 1, !\"air.sample\", !\"air.arg_type_name\", !\"texture2d<uint, sample>\"}\n!12 = !{i32 6, !\"air.sampler\", !\"air.location_index\", i32 2, i32 1, !\"air.arg_type_name\", !\"sampler\"}")
+	res, err := Run(context.Background(), assemble(t, ll), "vert", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k := res.Kernel; len(k.Textures) != 1 || k.Textures[0].Kind != 'u' || len(k.Samplers) != 1 || k.Samplers[0] != 2 {
+		t.Fatalf("textures %+v, samplers %v", k.Textures, k.Samplers)
+	}
+	buf := Pattern(0, 4*Vertices)
+	for _, o := range res.Outputs {
+		if o.Index != OutputBuffer {
+			continue
+		}
+		for v := range Vertices {
+			want := binary.LittleEndian.Uint32(buf[4*v:]) + TexelWords(7, 'u')[1]
+			if got := binary.LittleEndian.Uint32(o.Bytes[(v*12+8)*4:]); got != want {
+				t.Errorf("vertex %d output 2 = %#x, want %#x", v, got, want)
+			}
+		}
+	}
 }

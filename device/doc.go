@@ -43,4 +43,15 @@
 //	rec, err := d.CaptureVertices(ctx, vert, "main", device.VertexArgs{Vertices: 3,
 //		Attributes: ..., Outputs: []device.VertexOutput{{Location: -1, BuiltIn: 0, Offset: 0}},
 //		Stride: 16, Initial: ...}) // per-vertex records, through transform feedback
+//
+// Textures and timing (the texture contract: uniform content, 4 texels per dimension):
+//
+//	tex, _ := d.NewTexture(device.TextureSpec{Dim: device.Dim2D, Kind: 'f', Texel: cpuref.TexelWords(i, 'f')})
+//	defer tex.Free() // released once the work that uses it has completed
+//	var tm device.Timing
+//	err := d.Run(ctx, p, device.DispatchArgs{..., Timing: &tm, Bindings: []device.Binding{
+//		{Set: 0, Binding: 32, Texture: tex},   // SAMPLED_IMAGE
+//		{Set: 0, Binding: 160, Sampler: true}, // SAMPLER: the device's one NEAREST, clamped sampler
+//	}})
+//	// tm.Start, tm.End: the GPU times of the command buffer (Encoder.Split), 0 without timestamps
 package device

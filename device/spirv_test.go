@@ -86,6 +86,11 @@ func FuzzParseSPIRV(f *testing.F) {
 			}
 		}
 	}
+	for _, n := range []string{"texsample", "texfrag", "texvert"} {
+		if b, err := readFile(filepath.Join("testdata", n+".spv")); err == nil {
+			f.Add(b)
+		}
+	}
 	f.Add([]byte{0x03, 0x02, 0x23, 0x07, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0})
 	f.Fuzz(func(t *testing.T, b []byte) {
 		m, err := parseSPIRV(b)
@@ -94,6 +99,11 @@ func FuzzParseSPIRV(f *testing.F) {
 		}
 		for _, id := range m.entries {
 			m.withLocalSize(id, [3]uint32{1, 2, 3})
+		}
+		for _, bd := range m.bindings {
+			for dim := Dim1D; dim <= DimCubeArray; dim++ {
+				matchImage(bd.Image, TextureSpec{Dim: dim, Kind: 'd'})
+			}
 		}
 	})
 }

@@ -110,6 +110,7 @@ func hex(w uint32) string {
 // Timing and once with it.
 func TestTextureSample(t *testing.T) {
 	d := openDevice(t, Options{})
+	t.Logf("device: %s", d.Facts())
 	p, out, binds := texSetup(t, d, nil)
 	x := DispatchArgs{Groups: [3]uint32{1, 1, 1}, Threads: [3]uint32{1, 1, 1}, Bindings: binds}
 	if err := d.Run(context.Background(), p, x); err != nil {

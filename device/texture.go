@@ -106,7 +106,8 @@ var formatNames = map[uint32]string{
 // Texture is a sampled image of the device in device-local memory, 4 texels per dimension
 // with one mip level, whose every texel holds one value (TextureSpec). Shaders read it in
 // SHADER_READ_ONLY_OPTIMAL layout through a view of its TextureDim; bind it with
-// Binding.Texture to a SAMPLED_IMAGE descriptor.
+// Binding.Texture to a SAMPLED_IMAGE descriptor. Nothing writes it after NewTexture, so one
+// texture may serve any number of calls, concurrent ones included.
 type Texture struct {
 	d                   *Device
 	spec                TextureSpec

@@ -272,6 +272,14 @@ func (e *emulator) run(ctx context.Context, m *Module) pipeline.Result {
 	}
 	r.Data["reference_ms"] = strconv.FormatInt(refTime.Milliseconds(), 10)
 	r.Data["device_ms"] = strconv.FormatInt(devTime.Milliseconds(), 10)
+	if rep.GPUNanos > 0 {
+		r.Data["gpu_ns"] = strconv.FormatUint(rep.GPUNanos, 10)
+	} else {
+		r.Data["gpu_ns"] = "not timed (the device has no timestamps on its queue)"
+	}
+	if t := texturesUsed(ref.Kernel); t != "" {
+		r.Data["textures"] = t
+	}
 	g := ref.Grid
 	r.Data["grid"] = fmt.Sprintf("%dx%dx%d groups of %dx%dx%d", g.Groups[0], g.Groups[1], g.Groups[2], g.Threads[0], g.Threads[1], g.Threads[2])
 	if q.Capture != nil {
@@ -326,7 +334,12 @@ func anyWritable(k *cpuref.Kernel) bool {
 // returns every buffer's bytes afterwards, by Metal index (a buffer the
 // SPIR-V does not bind keeps its input). On failure it returns nil and the
 // result to report.
-func dispatch(ctx context.Context, dev *device.Device, spirv []byte, entry string, ref *cpuref.Result, dq *drawRequest, cq *captureRequest) (map[int][]byte, pipeline.Result) {
+//
+// Textures the entry point samples or reads are bound uniform (every texel
+// the reference's value, cpuref.Texture), samplers as the device's one
+// sampler. tm, when not nil, receives the GPU time of the work (the device
+// agreement's split timestamps).
+func dispatch(ctx context.Context, dev *device.Device, spirv []byte, entry string, ref *cpuref.Result, dq *drawRequest, cq *captureRequest, tm *device.Timing) (map[int][]byte, pipeline.Result) {
 	var p *device.Pipeline
 	if dq == nil && cq == nil {
 		var err error
@@ -339,11 +352,15 @@ func dispatch(ctx context.Context, dev *device.Device, spirv []byte, entry strin
 	// Buffers are freed only once the work is known to be done: after a
 	// timeout the device may still be writing them.
 	var bufs []*device.Buffer
+	var texs []*device.Texture
 	done := false
 	defer func() {
 		if done {
 			for _, b := range bufs {
 				b.Free()
+			}
+			for _, t := range texs {
+				t.Free()
 			}
 		}
 	}()
@@ -369,18 +386,38 @@ func dispatch(ctx context.Context, dev *device.Device, spirv []byte, entry strin
 		copy(buf.Bytes(), data)
 		binds = append(binds, device.Binding{Set: 0, Binding: uint32(b), Buffer: buf})
 	}
+	for _, t := range ref.Kernel.Textures {
+		dim, ok := textureDims[t.Dim]
+		if !ok {
+			done = true
+			return nil, pipeline.Fail(CodeEmulatorInterface, "texture "+strconv.Itoa(t.Index), fmt.Sprintf("the reference gives texture %d the shape %q, which the device stage cannot make", t.Index, t.Dim))
+		}
+		tex, err := dev.NewTexture(device.TextureSpec{Dim: dim, Kind: t.Kind, Texel: t.Texel})
+		if err != nil {
+			done = true
+			if errors.Is(err, device.ErrUnavailable) {
+				return nil, pipeline.Unavailablef(err.Error())
+			}
+			return nil, driverResult("NewTexture", err)
+		}
+		texs = append(texs, tex)
+		binds = append(binds, device.Binding{Set: 0, Binding: uint32(textureBinding + t.Index), Texture: tex})
+	}
+	for _, i := range ref.Kernel.Samplers {
+		binds = append(binds, device.Binding{Set: 0, Binding: uint32(samplerBinding + i), Sampler: true})
+	}
 	var err error
 	var targets [][]byte
 	switch {
 	case cq != nil:
 		var rec []byte
 		rec, err = dev.CaptureVertices(ctx, spirv, entry, device.VertexArgs{Vertices: cq.Vertices, Attributes: cq.Attributes,
-			Outputs: cq.Outputs, Stride: cq.Stride, Initial: inputs[cpuref.OutputBuffer], Bindings: binds})
+			Outputs: cq.Outputs, Stride: cq.Stride, Initial: inputs[cpuref.OutputBuffer], Bindings: binds, Timing: tm})
 		targets = [][]byte{rec}
 	case dq != nil:
-		targets, err = dev.Draw(ctx, spirv, entry, device.DrawArgs{Width: dq.Width, Height: dq.Height, Targets: dq.Targets, Inputs: dq.Inputs, Bindings: binds})
+		targets, err = dev.Draw(ctx, spirv, entry, device.DrawArgs{Width: dq.Width, Height: dq.Height, Targets: dq.Targets, Inputs: dq.Inputs, Bindings: binds, Timing: tm})
 	default:
-		err = dev.Run(ctx, p, device.DispatchArgs{Groups: ref.Grid.Groups, Threads: ref.Grid.Threads, Bindings: binds})
+		err = dev.Run(ctx, p, device.DispatchArgs{Groups: ref.Grid.Groups, Threads: ref.Grid.Threads, Bindings: binds, Timing: tm})
 	}
 	done = err == nil || ctx.Err() == nil && !errors.Is(err, device.ErrLost)
 	if err != nil {
@@ -409,7 +446,9 @@ func dispatch(ctx context.Context, dev *device.Device, spirv []byte, entry strin
 		return nil, driverResult("vkQueueSubmit", err)
 	}
 	for _, b := range binds {
-		got[int(b.Binding)] = append([]byte(nil), b.Buffer.Bytes()[:len(inputs[int(b.Binding)])]...)
+		if b.Buffer != nil {
+			got[int(b.Binding)] = append([]byte(nil), b.Buffer.Bytes()[:len(inputs[int(b.Binding)])]...)
+		}
 	}
 	for n, t := range targets {
 		if t != nil {
@@ -431,15 +470,22 @@ func bindingsOf(ref *cpuref.Result) []int {
 }
 
 // checkInterface compares the SPIR-V's bindings (its reflection) with the
-// buffers the reference read off the AIR: each binding must be a storage
-// buffer at the index of one of the entry point's buffers.
+// arguments the reference read off the AIR: each binding must be a storage
+// buffer at the index of one of the entry point's buffers, a sampled image
+// at one of its textures' or a sampler at one of its samplers'.
 func checkInterface(bs []translate.Binding, k *cpuref.Kernel) (pipeline.Result, bool) {
-	known := map[int]bool{}
+	known := map[int]string{}
 	for _, b := range k.Buffers {
-		known[b.Index] = true
+		known[b.Index] = "storage-buffer"
+	}
+	for _, t := range k.Textures {
+		known[textureBinding+t.Index] = "sampled-image"
+	}
+	for _, i := range k.Samplers {
+		known[samplerBinding+i] = "sampler"
 	}
 	for _, b := range bs {
-		if b.Set != 0 || b.Kind != "storage-buffer" || !known[b.Binding] {
+		if b.Set != 0 || known[b.Binding] == "" || known[b.Binding] != b.Kind {
 			return pipeline.Fail(CodeEmulatorInterface, fmt.Sprintf("set %d binding %d", b.Set, b.Binding),
 				fmt.Sprintf("the SPIR-V declares a %s at set %d binding %d (%s), which is not one of the AIR entry point's buffers", b.Kind, b.Set, b.Binding, b.Metal)), false
 		}

@@ -43,7 +43,10 @@ type emuReply struct {
 	// Result is the failure when Buffers is nil.
 	Result pipeline.Result `json:"result"`
 	Micros int64           `json:"micros"`
-	Facts  *device.Facts   `json:"facts,omitempty"`
+	// GPUNanos is the GPU time of the work from the device agreement's
+	// split timestamps; 0 when the device cannot time.
+	GPUNanos uint64        `json:"gpu_ns"`
+	Facts    *device.Facts `json:"facts,omitempty"`
 }
 
 // runRequest opens the request's device (or uses dev) and dispatches.
@@ -61,9 +64,10 @@ func runRequest(ctx context.Context, dev *device.Device, q emuRequest) emuReply 
 	}
 	ref := &cpuref.Result{Kernel: q.Kernel, Grid: q.Grid, Inputs: q.Buffers}
 	start := time.Now()
-	got, res := dispatch(ctx, dev, q.SPIRV, q.Entry, ref, q.Draw, q.Capture)
+	var tm device.Timing
+	got, res := dispatch(ctx, dev, q.SPIRV, q.Entry, ref, q.Draw, q.Capture, &tm)
 	f := dev.Facts()
-	return emuReply{Name: q.Name, Buffers: got, Result: res, Micros: time.Since(start).Microseconds(), Facts: &f}
+	return emuReply{Name: q.Name, Buffers: got, Result: res, Micros: time.Since(start).Microseconds(), GPUNanos: tm.Nanos(), Facts: &f}
 }
 
 // ServeEmulatorChild is the emulator's child process: it reads one request

@@ -77,6 +77,7 @@ func TestEmulatorFixtures(t *testing.T) {
 		{"vertex.ll", pipeline.Passed, "", ""},
 		{"vertex_layer.ll", pipeline.Passed, "", ""},
 		{"../../../testdata/sample/src/pass_vert.ll", pipeline.Passed, "", ""},
+		{"texture.ll", pipeline.Passed, "", ""},
 	}
 	st := Emulator(EmulatorOptions{})
 	for _, c := range cases {
@@ -114,6 +115,56 @@ func TestEmulatorCatchesSwappedComponents(t *testing.T) {
 	}
 }
 
+// TestEmulatorCatchesTextureFaults plants wrong texture lowerings: a
+// texel's components swapped, and a texture bound with another texture's
+// content (as a wrong binding number would). Both are mismatches at render
+// target 0; the right lowering's pass says its textures were uniform.
+func TestEmulatorCatchesTextureFaults(t *testing.T) {
+	emuNeed(t)
+	right := emuModule(t, "testdata/emulator/texture.ll")
+	r := Emulator(EmulatorOptions{}).Run(context.Background(), right)
+	if r.Status != pipeline.Passed || !strings.HasPrefix(r.Data["textures"], "uniform") || !strings.Contains(r.Data["textures"], "2 texture(s) [0 2d f, 3 2d_array f], 1 sampler(s)") {
+		t.Fatalf("right lowering: %s %s %s %v", r.Status, r.Code, r.Message, r.Data)
+	}
+	wrong := emuModule(t, "testdata/emulator/texture_swapped.ll")
+	swapped := *right
+	swapped.Translation = wrong.Translation
+	r = Emulator(EmulatorOptions{}).Run(context.Background(), &swapped)
+	if r.Status != pipeline.Failed || r.Code != CodeEmulatorMismatch || r.Detail != "render target 0 pixel (0,0) component 0" {
+		t.Fatalf("swapped components: %s %s %q %s", r.Status, r.Code, r.Detail, r.Message)
+	}
+
+	ref, err := cpuref.Run(context.Background(), right.Bitcode, "frag", cpuref.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dev, err := device.Open("lavapipe", device.Options{})
+	if err != nil {
+		t.Skip(err)
+	}
+	defer dev.Stop()
+	dq, res, ok := drawRequestFor(right.Translation.Reflection, ref, right.Translation.SPIRV)
+	if !ok {
+		t.Fatalf("draw request: %+v", res)
+	}
+	k := *ref.Kernel
+	k.Textures = append([]cpuref.Texture(nil), k.Textures...)
+	k.Textures[0].Texel = k.Textures[1].Texel // texture 0 bound with texture 3's content
+	moved := *ref
+	moved.Kernel = &k
+	var tm device.Timing
+	got, res := dispatch(context.Background(), dev, right.Translation.SPIRV, "frag", &moved, dq, nil, &tm)
+	if got == nil {
+		t.Fatalf("dispatch: %s %s", res.Code, res.Message)
+	}
+	if r := compare(ref, got); r.Code != CodeEmulatorMismatch || r.Detail != "render target 0 pixel (0,0) component 0" {
+		t.Fatalf("texture bound with another's content: %s %s %q", r.Status, r.Code, r.Detail)
+	}
+	if dev.Facts().CanTime() && tm.Nanos() == 0 {
+		t.Errorf("the device can time but the draw's split gave %+v", tm)
+	}
+}
+
 // TestEmulatorCatchesInterfaceMismatch plants a SPIR-V binding the AIR
 // entry point does not have.
 func TestEmulatorCatchesInterfaceMismatch(t *testing.T) {
@@ -142,7 +193,7 @@ func TestEmulatorCatchesWrongInput(t *testing.T) {
 	defer dev.Stop()
 	x := ref.Inputs[1].Bytes
 	x[0]++ // buffer 1 (x) read by thread 0
-	got, res := dispatch(context.Background(), dev, m.Translation.SPIRV, m.Translation.Entry, ref, nil, nil)
+	got, res := dispatch(context.Background(), dev, m.Translation.SPIRV, m.Translation.Entry, ref, nil, nil, nil)
 	if got == nil {
 		t.Fatalf("dispatch: %s %s", res.Code, res.Message)
 	}

@@ -1,0 +1,40 @@
+package stages
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/airpipe/airpipe/compiler/cpuref"
+	"github.com/airpipe/airpipe/device"
+)
+
+// The descriptor ABI (compiler/translate/ABI.md), restated here rather than
+// taken from the translator, whose bindings are what checkInterface checks:
+// air.buffer i is binding i, air.texture i (sample or read access) binding
+// textureBinding+i, air.sampler i binding samplerBinding+i, all in set 0.
+const (
+	textureBinding = 32
+	samplerBinding = 160
+)
+
+// textureDims maps the reference's texture shapes to the device's.
+var textureDims = map[string]device.TextureDim{
+	"1d": device.Dim1D, "1d_array": device.Dim1DArray, "2d": device.Dim2D, "2d_array": device.Dim2DArray,
+	"3d": device.Dim3D, "cube": device.DimCube, "cube_array": device.DimCubeArray,
+}
+
+// texturesUsed is the emulator's data value "textures": which textures and
+// samplers were bound, and that their content was uniform, so that a pass
+// says what it could not see.
+func texturesUsed(k *cpuref.Kernel) string {
+	if len(k.Textures) == 0 && len(k.Samplers) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, t := range k.Textures {
+		parts = append(parts, fmt.Sprintf("%d %s %c", t.Index, t.Dim, t.Kind))
+	}
+	s := fmt.Sprintf("uniform (every texel one value; coordinates, filtering and addressing not judged): %d texture(s) [%s], %d sampler(s)",
+		len(k.Textures), strings.Join(parts, ", "), len(k.Samplers))
+	return s
+}

@@ -12,7 +12,8 @@ import (
 // for bit, with Metal's meaning for the name taken from the Metal Shading
 // Language specification (which follows C and OpenCL), not from airpipe's
 // translator. Operations whose result Metal does not fix to the bit are
-// listed in ApproximateOps and never judged.
+// listed in ApproximateOps and never judged, or, when only the order of
+// their sums and products is open, in OrderOnlyOps (orderonly.go).
 //
 // ExactOps names the families; the type suffix is read from the module's own
 // declaration.
@@ -28,15 +29,19 @@ var ExactOps = []string{
 }
 
 // ApproximateOps are the operation names (without air., fast_ and the type
-// suffix) that Metal does not define to the bit: transcendental functions
-// have ULP bounds, not exact results, and dot/length/normalize/cross leave
-// the order of their sums and any fusing to the implementation. A module
-// calling one is set aside (KindApproximate), never compared bit for bit.
+// suffix) that Metal does not define to the bit and the reference does not
+// define at all: transcendental functions, square roots and divisions have
+// ULP bounds, not exact results, and length/normalize/distance combine an
+// unspecified order of sums with a square root. A module calling one is set
+// aside (KindApproximate), never compared. The approximate operations whose
+// only freedom is the order and fusing of additions and multiplications
+// (dot, mix, cross, length_squared, distance_squared) are OrderOnlyOps: they
+// are defined in one canonical order and reported in Result.Approximate.
 var ApproximateOps = []string{
 	"sqrt", "rsqrt", "sin", "cos", "tan", "sincos", "asin", "acos", "atan", "atan2",
 	"sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "exp", "exp2", "exp10",
-	"log", "log2", "log10", "pow", "powr", "dot", "length", "length_squared", "distance",
-	"normalize", "cross", "divide", "recip", "mix", "smoothstep", "fmod", "fract",
+	"log", "log2", "log10", "pow", "powr", "length", "distance",
+	"normalize", "divide", "recip", "smoothstep", "fmod", "fract",
 	"cospi", "sinpi", "tanpi", "ldexp", "frexp", "modf", "hypot", "cbrt",
 }
 
@@ -104,6 +109,9 @@ func defineOp(d declaration) (string, error) {
 		return "", notJudgeable(KindThreadgroupMemory, n, "%s works on threadgroup memory", n)
 	case strings.HasPrefix(n, "air.normalize_function_constant"):
 		return "", notJudgeable(KindFunctionConstant, n, "function constants are fixed at pipeline creation; the reference has no values for them")
+	}
+	if isOrderOnly(plain) {
+		return orderOnlyOp(d, plain)
 	}
 	for _, a := range ApproximateOps {
 		if plain == a {

@@ -119,6 +119,12 @@ type Result struct {
 	ContractAllowed bool
 	// Fused reports that this reference was built with fused multiply-adds.
 	Fused bool
+	// Approximate names, sorted and as declared ("air.dot.v3f32"), the
+	// order-only operations (OrderOnlyOps) the module declares: the
+	// reference computes them in one canonical order, a GPU may sum or fuse
+	// otherwise, so float outputs are fixed only within a ULP bound (empty:
+	// every output is fixed to the bit).
+	Approximate []string `json:",omitempty"`
 }
 
 // Pattern is the initial content of the buffer with Metal index index:
@@ -201,7 +207,11 @@ func RunText(ctx context.Context, ll, entry string, opts Options) (*Result, erro
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Kernel: k, Grid: opts.Grid, LL: host, ContractAllowed: contractAllowed(t), Fused: opts.FuseMulAdd}
+	decls, err := declarations(t)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Kernel: k, Grid: opts.Grid, LL: host, ContractAllowed: contractAllowed(t), Fused: opts.FuseMulAdd, Approximate: orderOnlyNames(decls)}
 	var total int64
 	for _, b := range k.Buffers {
 		size := b.StaticSize

@@ -18,7 +18,7 @@ import (
 )
 
 // emulatorVersion changes whenever the emulator stage's verdicts change.
-const emulatorVersion = "4"
+const emulatorVersion = "5"
 
 // Emulator codes (append-only; documented in docs/codes.md).
 const (
@@ -503,8 +503,13 @@ func driverResult(call string, err error) pipeline.Result {
 
 // compare judges lavapipe's buffers against the reference's, word by word, bit for bit
 // (a NaN in a float output equals any NaN: floatWord).
+//
+// A function that calls order-only operations (ref.Approximate) passes
+// with float output words within ULPBound of the reference's; its data says
+// how many words needed the bound and the largest distance seen.
 func compare(ref *cpuref.Result, got map[int][]byte) pipeline.Result {
 	words, changed := 0, 0
+	tol := toleranceFor(ref)
 	for i, want := range ref.Outputs {
 		in := ref.Inputs[i].Bytes
 		have := got[want.Index]
@@ -519,9 +524,17 @@ func compare(ref *cpuref.Result, got map[int][]byte) pipeline.Result {
 			if a != c || b != c {
 				changed++
 			}
-			if a != b && !(bothNaN(a, b) && floatWord(ref.Kernel, want.Index, w)) {
-				return pipeline.Fail(CodeEmulatorMismatch, wordName(ref, want.Index, w),
-					fmt.Sprintf("expected %s got %s (the word started as %#08x)", show(a), show(b), c))
+			float := floatWord(ref.Kernel, want.Index, w)
+			if a != b && !(float && (bothNaN(a, b) || tol.accepts(a, b))) {
+				far := ""
+				if float {
+					far = tol.farther(a, b)
+				}
+				r := pipeline.Fail(CodeEmulatorMismatch, wordName(ref, want.Index, w),
+					fmt.Sprintf("expected %s got %s (the word started as %#08x%s)", show(a), show(b), c, far))
+				r.Data = map[string]string{}
+				tol.describe(r.Data)
+				return r
 			}
 		}
 	}
@@ -532,6 +545,7 @@ func compare(ref *cpuref.Result, got map[int][]byte) pipeline.Result {
 	}
 	r := pipeline.Pass()
 	r.Data = map[string]string{"words_compared": strconv.Itoa(words), "words_written": strconv.Itoa(changed)}
+	tol.describe(r.Data)
 	return r
 }
 

@@ -264,11 +264,11 @@ func (e *emulator) run(ctx context.Context, m *Module) pipeline.Result {
 		r.Data["emulator_driver"] = f.DriverInfo
 	}
 	digest := outputDigest(ref, got)
+	r.Data["output_sha256"] = digest
 	if e.onDevice {
 		r.Data["emulator_output"] = againstEmulator(m.EmulatorOutput, digest)
 	} else {
 		m.EmulatorOutput = digest
-		r.Data["output_sha256"] = digest
 	}
 	r.Data["reference_ms"] = strconv.FormatInt(refTime.Milliseconds(), 10)
 	r.Data["device_ms"] = strconv.FormatInt(devTime.Milliseconds(), 10)

@@ -94,7 +94,8 @@
 // samplers (above), barriers, threadgroup
 // memory, SIMD-group values, function constants, other stages (object, mesh,
 // visible functions), fragment discard and derivatives, argument roles it cannot
-// supply, operations Metal does not define to the bit (ApproximateOps),
+// supply, operations Metal does not define to the bit (ApproximateOps; the
+// order-only ones, OrderOnlyOps, are run and reported instead),
 // air.* operations it does not define (KindUnknownOp), kernels that go out of
 // bounds, trap or do not finish on the pattern-filled inputs, and modules llc
 // refuses. A missing tool is ErrUnavailable, never a verdict.
@@ -112,9 +113,32 @@
 // readings are choices, and are said here: float→integer outside the target's
 // range (Metal leaves it undefined; a mismatch there is a false red, never a
 // false green), and fast_fmin/fast_fmax on NaN (fast math lets Metal differ).
-// Everything transcendental, and dot/length/normalize/cross (whose order of
-// sums and fusing Metal leaves open), is set aside as KindApproximate: no
-// bit-exact verdict is ever based on an approximate operation.
+// Everything transcendental, square roots, divisions and length/normalize/
+// distance (ApproximateOps) are set aside as KindApproximate: no verdict is
+// ever based on them.
+//
+// Order-only operations (orderonly.go). dot, mix, cross, length_squared and
+// distance_squared (OrderOnlyOps) are approximate only in that Metal leaves
+// open the order and fusing of their IEEE additions and multiplications; the
+// specification gives each as a formula (dot(a, b) = Σ a[i]·b[i]; mix(x, y,
+// a) = x + (y − x)·a; cross; length_squared(x) = dot(x, x); distance_squared
+// (a, b) = length_squared(a − b)). The reference defines them, on the
+// module's own declaration types (float and half, scalars and vectors of 2 to
+// 4 lanes, fast_ variants alike), in one canonical order: plain fmul, fadd
+// and fsub without fast-math flags, each rounded once, sums left to right
+// from the first product (((p0 + p1) + p2) + p3, so −0 products sum to −0),
+// nothing fused; cross lane i is a[i+1]·b[i+2] − a[i+2]·b[i+1]. With
+// Options.FuseMulAdd llc may fuse them like any other multiply-add; the
+// definitions carry no contract flag of their own. Result.Approximate names,
+// as declared, the order-only operations a module declares: the stage then
+// compares its float outputs within a documented ULP bound (see stages and
+// docs/codes.md), never bit for bit, and never claims a bit-exact pass;
+// integer words and untouched buffer words are still compared exactly. Two
+// readings are choices: the ULP bound presumes the specification's formula
+// (a GPU computing mix as x·(1 − a) + y·a can differ by more, a false red,
+// never a false green), and mix with a outside [0, 1], which Metal leaves
+// undefined, is computed by the same formula (a mismatch there is a false
+// red).
 //
 // Atomics: threads run one after another, so a kernel whose result depends on
 // the order its atomics happen in (one that writes the value a fetch-add

@@ -29,7 +29,8 @@ const (
 	// KindArgument: an argument role or type the reference cannot supply.
 	KindArgument = "argument"
 	// KindApproximate: an operation Metal does not define bit for bit
-	// (fast_*, dot ...); Detail names it.
+	// (ApproximateOps: sqrt, fast_pow, length ..., or an order-only
+	// operation in a form the reference does not define); Detail names it.
 	KindApproximate = "approximate-op"
 	// KindUnknownOp: an air.* operation the reference runtime does not
 	// define; Detail names it.

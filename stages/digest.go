@@ -39,7 +39,7 @@ func outputDigest(ref *cpuref.Result, got map[int][]byte) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// againstEmulator is the device stage's data value "emulator_output": how
+// againstEmulator is the device stage's data value "matches_emulator": how
 // its output compares with the emulator stage's for the same module.
 func againstEmulator(emulator, device string) string {
 	switch {

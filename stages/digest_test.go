@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/airpipe/airpipe/compiler/cpuref"
+	"github.com/airpipe/airpipe/pipeline"
 )
 
 // TestOutputDigest: NaNs of float outputs digest alike whatever their sign
@@ -51,4 +52,13 @@ func TestOutputDigest(t *testing.T) {
 
 func putLE(b []byte, w uint32) {
 	b[0], b[1], b[2], b[3] = byte(w), byte(w>>8), byte(w>>16), byte(w>>24)
+}
+
+// TestAsDeviceKeepsAgreement: the device stage's renaming of the emulator's
+// keys keeps the key that compares the two stages recognisable.
+func TestAsDeviceKeepsAgreement(t *testing.T) {
+	r := asDevice(pipeline.Result{Code: CodeEmulatorMismatch, Data: map[string]string{"matches_emulator": "same", "emulator_device": "NVIDIA H200", "output_sha256": "x"}})
+	if r.Code != "device/mismatch" || r.Data["matches_emulator"] != "same" || r.Data["device"] != "NVIDIA H200" || r.Data["output_sha256"] != "x" {
+		t.Fatalf("asDevice: %s %v", r.Code, r.Data)
+	}
 }

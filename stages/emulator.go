@@ -266,7 +266,7 @@ func (e *emulator) run(ctx context.Context, m *Module) pipeline.Result {
 	digest := outputDigest(ref, got)
 	r.Data["output_sha256"] = digest
 	if e.onDevice {
-		r.Data["emulator_output"] = againstEmulator(m.EmulatorOutput, digest)
+		r.Data["matches_emulator"] = againstEmulator(m.EmulatorOutput, digest)
 	} else {
 		m.EmulatorOutput = digest
 	}

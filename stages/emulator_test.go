@@ -56,6 +56,22 @@ func emuModule(t *testing.T, path string) *Module {
 	return &Module{Bitcode: bc, SHA256: filepath.Base(path), artifacts: artifacts{IR: ir, Translation: out}}
 }
 
+// referenceAndLavapipe computes m's CPU reference and opens lavapipe (the
+// test is skipped without it; the device stops when the test ends).
+func referenceAndLavapipe(t *testing.T, m *Module, entry string) (*cpuref.Result, *device.Device) {
+	t.Helper()
+	ref, err := cpuref.Run(context.Background(), m.Bitcode, entry, cpuref.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dev, err := device.Open("lavapipe", device.Options{})
+	if err != nil {
+		t.Skip(err)
+	}
+	t.Cleanup(func() { _ = dev.Stop() })
+	return ref, dev
+}
+
 func TestEmulatorFixtures(t *testing.T) {
 	emuNeed(t)
 	cases := []struct {
@@ -134,15 +150,7 @@ func TestEmulatorCatchesTextureFaults(t *testing.T) {
 		t.Fatalf("swapped components: %s %s %q %s", r.Status, r.Code, r.Detail, r.Message)
 	}
 
-	ref, err := cpuref.Run(context.Background(), right.Bitcode, "frag", cpuref.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	dev, err := device.Open("lavapipe", device.Options{})
-	if err != nil {
-		t.Skip(err)
-	}
-	defer dev.Stop()
+	ref, dev := referenceAndLavapipe(t, right, "frag")
 	dq, res, ok := drawRequestFor(right.Translation.Reflection, ref, right.Translation.SPIRV)
 	if !ok {
 		t.Fatalf("draw request: %+v", res)
@@ -182,15 +190,7 @@ func TestEmulatorCatchesInterfaceMismatch(t *testing.T) {
 func TestEmulatorCatchesWrongInput(t *testing.T) {
 	emuNeed(t)
 	m := emuModule(t, "testdata/emulator/saxpy.ll")
-	ref, err := cpuref.Run(context.Background(), m.Bitcode, "saxpy", cpuref.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	dev, err := device.Open("lavapipe", device.Options{})
-	if err != nil {
-		t.Skip(err)
-	}
-	defer dev.Stop()
+	ref, dev := referenceAndLavapipe(t, m, "saxpy")
 	x := ref.Inputs[1].Bytes
 	x[0]++ // buffer 1 (x) read by thread 0
 	got, res := dispatch(context.Background(), dev, m.Translation.SPIRV, m.Translation.Entry, ref, nil, nil, nil)

@@ -31,8 +31,9 @@ type Kernel struct {
 	// WritesDepth is set when a fragment function also returns air.depth,
 	// which is not compared (the draw has no depth attachment).
 	WritesDepth bool `json:",omitempty"`
-	// Textures are the air.texture arguments (sample or read access), by Metal texture
-	// index; every texel of each holds its Texel (TexelWords).
+	// Textures are the air.texture arguments, by Metal texture index: every texel of one
+	// with sample or read access holds its Texel (TexelWords); one with write or read_write
+	// access (Texture.Writable) is harness buffer StorageTextureBase+Index, starting as Texel.
 	Textures []Texture `json:",omitempty"`
 	// Samplers are the Metal indices of the air.sampler arguments, in order.
 	Samplers []int `json:",omitempty"`
@@ -83,6 +84,9 @@ type Param struct {
 	Buffer int
 	// Texture is the Metal texture or sampler index when Role is air.texture or air.sampler.
 	Texture int `json:",omitempty"`
+	// Storage is set for a writable texture (write or read_write access): the wrapper passes
+	// it harness buffer StorageTextureBase+Texture.
+	Storage bool `json:",omitempty"`
 }
 
 // builtinSlot is where each supported built-in sits in the ids array the

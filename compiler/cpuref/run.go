@@ -230,6 +230,7 @@ func RunText(ctx context.Context, ll, entry string, opts Options) (*Result, erro
 	for _, rt := range k.Targets {
 		res.Inputs = append(res.Inputs, Data{Index: RenderTargetBase + rt.Index, Bytes: ClearTarget(int(size[0]), int(size[1]))})
 	}
+	res.Inputs = append(res.Inputs, storageInputs(k)...)
 	if k.Stage == "vertex" {
 		if size != [3]uint32{Vertices, 1, 1} {
 			return nil, fmt.Errorf("cpuref: grid %+v: a vertex function runs over %d vertices in a line", opts.Grid, Vertices)
@@ -372,6 +373,8 @@ func execute(ctx context.Context, dir, exe string, k *Kernel, inputs []Data, opt
 		return nil, ctx.Err()
 	case out.ExitCode == 3 && strings.Contains(out.Tail(3), "texture read"):
 		return nil, notJudgeable(KindOutOfBounds, "texture read", "on the pattern-filled inputs the shader reads a texture outside its %d-texel extent, layer, face or mip level, which a GPU leaves undefined", TextureExtent)
+	case out.ExitCode == 3 && strings.Contains(out.Tail(3), "texture write"):
+		return nil, notJudgeable(KindOutOfBounds, "texture write", "on the pattern-filled inputs the shader writes a texture outside its %d×%d texels or mip level, which a GPU leaves undefined", TextureExtent, TextureExtent)
 	case out.ExitCode == 3:
 		return nil, notJudgeable(KindOutOfBounds, "", "on the pattern-filled inputs the kernel touches memory outside its buffers, which a GPU leaves undefined")
 	case out.ExitCode == 6 && strings.Contains(out.Tail(3), "sampler"):

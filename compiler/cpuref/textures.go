@@ -20,7 +20,9 @@ const TextureExtent = 4
 // TextureDims are the texture dimensions the reference gives, as Texture.Dim spells them.
 var TextureDims = []string{"1d", "1d_array", "2d", "2d_array", "3d", "cube", "cube_array"}
 
-// Texture is one air.texture argument with sample or read access.
+// Texture is one air.texture argument: sample or read access (a uniform texture of constant
+// texels), or write or read_write access (Writable: a 2D texture whose texels are harness
+// buffer StorageTextureBase+Index, starting as Texel).
 type Texture struct {
 	// Index is the Metal texture index (air.location_index).
 	Index int
@@ -32,9 +34,9 @@ type Texture struct {
 	Kind byte
 	// TypeName is the Metal type (air.arg_type_name): "texture2d<float, sample>".
 	TypeName string
-	// Access is "sample" or "read".
+	// Access is "sample", "read", "write" or "read_write".
 	Access string
-	// Texel is every texel's value: TexelWords(Index, Kind).
+	// Texel is every texel's value (a writable texture's initial value): TexelWords(Index, Kind).
 	Texel [4]uint32
 }
 
@@ -117,11 +119,9 @@ func textureOf(keys []string, ty string, param int) (Texture, error) {
 		return tx, notJudgeable(KindTexture, detail, "a multisample texture: the reference and the draw give single-sample textures only")
 	case base == "texture_buffer":
 		return tx, notJudgeable(KindTexture, detail, "a texture buffer: the reference gives 1D, 2D, 3D and cube textures only")
-	case tx.Access == "write" || tx.Access == "read_write":
-		return tx, notJudgeable(KindTexture, detail, "a texture with %s access: the harness does not read textures back (the device would bind a storage image it never fills)", tx.Access)
 	case !known:
 		return tx, notJudgeable(KindTexture, detail, "a texture of type %q, which the reference cannot give", name)
-	case tx.Access != "sample" && tx.Access != "read":
+	case tx.Access != "sample" && tx.Access != "read" && !tx.Writable():
 		return tx, notJudgeable(KindTexture, detail, "a texture with access %q, which the reference cannot give", tx.Access)
 	case count != 1:
 		return tx, notJudgeable(KindTexture, detail, "an array of %d textures: the reference gives single textures only", count)
@@ -146,6 +146,9 @@ func textureOf(keys []string, ty string, param int) (Texture, error) {
 		return tx, notJudgeable(KindTexture, detail, "a texture of element type %q: the reference gives float, half, int and uint textures only", parts[0])
 	}
 	tx.Texel = TexelWords(tx.Index, tx.Kind)
+	if tx.Writable() {
+		return tx, checkStorage(tx, detail)
+	}
 	return tx, nil
 }
 
@@ -161,6 +164,7 @@ func (k *Kernel) addTexture(p *Param, n int, arg []string, entry string) error {
 		}
 	}
 	p.Texture = tx.Index
+	p.Storage = tx.Writable()
 	k.Textures = append(k.Textures, tx)
 	sort.Slice(k.Textures, func(i, j int) bool { return k.Textures[i].Index < k.Textures[j].Index })
 	return nil
@@ -263,8 +267,12 @@ func textureOp(d declaration) (string, error) {
 			break
 		}
 	}
+	if r, found := strings.CutPrefix(n, "air.write_texture_"); found {
+		dim, suffix, _ := strings.Cut(r, ".")
+		return writeOp(d, dim, suffix, refuse)
+	}
 	if !ok {
-		return refuse("the reference gives uniform textures to sample and read only (no writes, size queries, gathers or comparisons)")
+		return refuse("the reference gives textures to sample, read and write (2D) only (no size queries, gathers, comparisons or depth writes)")
 	}
 	dim, suffix, _ := strings.Cut(rest, ".")
 	grad := strings.HasSuffix(dim, "_grad")
@@ -295,10 +303,17 @@ func textureOp(d declaration) (string, error) {
 	}
 	var b strings.Builder
 	if read {
-		if err := readBounds(&b, d, dim); err != "" {
+		if err := texelBounds(&b, d, dim, 2, "airpipe_texture_oob"); err != "" {
 			return refuse("%s", err)
 		}
-		fmt.Fprintf(&b, "  %%w = call <4 x i32> @airpipe_texel(ptr addrspace(1) %%a0, ptr addrspace(2) null, i1 false, i32 %d, i32 %d)\n", want.kind, code)
+		if depth || dim != "2d" {
+			fmt.Fprintf(&b, "  %%w = call <4 x i32> @airpipe_texel(ptr addrspace(1) %%a0, ptr addrspace(2) null, i1 false, i32 %d, i32 %d)\n", want.kind, code)
+		} else {
+			// A 2D read may read a read_write texture (storage.go).
+			storageRead(&b, d, want.kind, dim)
+			fmt.Fprintf(&b, "  %%uw = call <4 x i32> @airpipe_texel(ptr addrspace(1) %%a0, ptr addrspace(2) null, i1 false, i32 %d, i32 %d)\n", want.kind, code)
+			b.WriteString("  br label %texel\ntexel:\n  %w = phi <4 x i32> [ %sw, %storage ], [ %uw, %uniform ]\n")
+		}
 	} else {
 		if d.Params[1] != "ptr addrspace(2)" {
 			return refuse("operands (%s): the second is not a sampler", strings.Join(d.Params, ", "))
@@ -340,16 +355,17 @@ var readOperands = map[string]struct {
 	"3d": {3, nil}, "cube": {2, []int{6}},
 }
 
-// readBounds writes the check of a read's operands — coordinate components below
-// TextureExtent, layer and face within the texture, LOD 0 — which calls airpipe_texture_oob
-// (the harness then reports an out-of-bounds access) when one fails. It returns why the
-// declaration cannot be read, or "".
-func readBounds(b *strings.Builder, d declaration, dim string) string {
+// texelBounds writes the check of a read's or write's operands — coordinate components below
+// TextureExtent, layer and face within the texture, LOD 0 — which calls oob
+// (airpipe_texture_oob or airpipe_texture_oob_write: the harness then reports an
+// out-of-bounds access) when one fails. after is the position of the first operand after the
+// coordinate's and, for a write, the value's. It returns why the declaration cannot be read, or "".
+func texelBounds(b *strings.Builder, d declaration, dim string, after int, oob string) string {
 	ops, ok := readOperands[dim]
 	if !ok {
 		return "the reference does not know the operand order of a " + dim + " read"
 	}
-	if len(d.Params) < 3+len(ops.indices) {
+	if len(d.Params) < after+1+len(ops.indices) {
 		return fmt.Sprintf("operands (%s): too few for coordinate, index and LOD", strings.Join(d.Params, ", "))
 	}
 	coord := d.Params[1]
@@ -372,13 +388,13 @@ func readBounds(b *strings.Builder, d declaration, dim string) string {
 		cond("icmp ult %s %s, %d", e, x, TextureExtent)
 	}
 	for i, bound := range ops.indices {
-		ty := d.Params[2+i]
+		ty := d.Params[after+i]
 		if strings.HasPrefix(ty, "<") || isFloatType(ty) || elemBits(ty) < 8 {
 			return fmt.Sprintf("index operand of type %s", ty)
 		}
-		cond("icmp ult %s %%a%d, %d", ty, 2+i, bound)
+		cond("icmp ult %s %%a%d, %d", ty, after+i, bound)
 	}
-	lod := 2 + len(ops.indices)
+	lod := after + len(ops.indices)
 	if ty := d.Params[lod]; strings.HasPrefix(ty, "<") || isFloatType(ty) || elemBits(ty) < 8 {
 		return fmt.Sprintf("LOD operand of type %s", ty)
 	}
@@ -389,7 +405,7 @@ func readBounds(b *strings.Builder, d declaration, dim string) string {
 		fmt.Fprintf(b, "  %s = and i1 %s, %s\n", next, all, c)
 		all = next
 	}
-	fmt.Fprintf(b, "  br i1 %s, label %%in, label %%out\nout:\n  call void @airpipe_texture_oob()\n  unreachable\nin:\n", all)
+	fmt.Fprintf(b, "  br i1 %s, label %%in, label %%out\nout:\n  call void @%s()\n  unreachable\nin:\n", all, oob)
 	return ""
 }
 
@@ -402,6 +418,9 @@ func readBounds(b *strings.Builder, d declaration, dim string) string {
 func textureSupport(k *Kernel, defs string) string {
 	var b strings.Builder
 	for _, tx := range k.Textures {
+		if tx.Writable() {
+			continue
+		}
 		w := tx.Texel
 		fmt.Fprintf(&b, "@airpipe_texture_%d = internal constant [8 x i32] [i32 %d, i32 %d, i32 %d, i32 %d, i32 %d, i32 %d, i32 0, i32 0], align 16\n",
 			tx.Index, int32(w[0]), int32(w[1]), int32(w[2]), int32(w[3]), tx.Kind, dimCode(tx.Dim))
@@ -409,16 +428,25 @@ func textureSupport(k *Kernel, defs string) string {
 	for _, s := range k.Samplers {
 		fmt.Fprintf(&b, "@airpipe_sampler_%d = internal constant i64 %d, align 8\n", s, s)
 	}
-	if strings.Contains(defs, "@airpipe_texture_oob(") {
-		b.WriteString("declare void @airpipe_texture_oob()\n")
+	for _, f := range []string{"airpipe_texture_oob", "airpipe_texture_oob_write"} {
+		if strings.Contains(defs, "@"+f+"(") {
+			fmt.Fprintf(&b, "declare void @%s()\n", f)
+		}
 	}
+	if strings.Contains(defs, "@airpipe_texel(") || strings.Contains(defs, "@airpipe_storage_texel(") {
+		b.WriteString("declare void @airpipe_texture_unknown(i32)\n")
+	}
+	b.WriteString(storageSupport(k, defs))
 	if !strings.Contains(defs, "@airpipe_texel(") {
 		return b.String()
 	}
-	b.WriteString("declare void @airpipe_texture_unknown(i32)\n\n")
+	b.WriteString("\n")
 	b.WriteString("define internal <4 x i32> @airpipe_texel(ptr addrspace(1) %t, ptr addrspace(2) %s, i1 %sampled, i32 %kind, i32 %dim) {\nentry:\n")
 	ok := "false"
 	for i, tx := range k.Textures {
+		if tx.Writable() {
+			continue
+		}
 		fmt.Fprintf(&b, "  %%te%d = icmp eq ptr addrspace(1) %%t, addrspacecast (ptr @airpipe_texture_%d to ptr addrspace(1))\n  %%to%d = or i1 %s, %%te%d\n", i, tx.Index, i, ok, i)
 		ok = fmt.Sprintf("%%to%d", i)
 	}
@@ -453,6 +481,10 @@ done:
 // resourceArg writes the wrapper's instruction that makes argument v of a texture or sampler
 // parameter: a pointer to its constant object, cast to the parameter's type.
 func resourceArg(b *strings.Builder, p Param, v string) {
+	if p.Storage {
+		storageArg(b, p, v)
+		return
+	}
 	g := fmt.Sprintf("@airpipe_texture_%d", p.Texture)
 	if p.Role == "air.sampler" {
 		g = fmt.Sprintf("@airpipe_sampler_%d", p.Texture)

@@ -131,6 +131,17 @@ type emulator struct {
 	onDevice bool
 	mu       sync.Mutex
 	dev      *device.Device
+	servers  *childServers
+}
+
+// children returns the stage's child processes (ChildArgv), made on first use.
+func (e *emulator) children() *childServers {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.servers == nil {
+		e.servers = newChildServers(e.opts.ChildArgv, e.opts.ChildEnv)
+	}
+	return e.servers
 }
 
 // abandon drops d after a dispatch that did not finish: its queue may still
@@ -233,7 +244,7 @@ func (e *emulator) run(ctx context.Context, m *Module) pipeline.Result {
 		if timeout <= 0 {
 			timeout = time.Minute
 		}
-		rep = runChild(ctx, e.opts.ChildArgv, e.opts.ChildEnv, q, timeout)
+		rep = e.children().run(ctx, q, timeout)
 	} else {
 		dev, err := e.open()
 		if err != nil {

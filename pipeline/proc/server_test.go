@@ -1,0 +1,88 @@
+package proc
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+)
+
+// serverScript answers each line: "pid" with its process id, "die" by
+// killing itself with SIGSEGV (a driver crash), "hang" by sleeping, "exit"
+// by exiting 3 after a word on stderr; anything else is echoed, after a
+// line of chatter that is not a reply.
+const serverScript = `while read -r l; do
+  case "$l" in
+  pid) echo "AIRPIPE-REPLY $$" ;;
+  die) kill -SEGV $$ ;;
+  hang) sleep 30 ;;
+  exit) echo "giving up" >&2; exit 3 ;;
+  *) echo "driver chatter"; echo "AIRPIPE-REPLY echo:$l" ;;
+  esac
+done`
+
+func TestServer(t *testing.T) {
+	s := NewServer(Spec{Path: "/bin/sh", Args: []string{"-c", serverScript}})
+	defer s.Close()
+	ctx := context.Background()
+	call := func(req string, timeout time.Duration) (string, bool, Outcome) {
+		t.Helper()
+		r, ok, out, err := s.Call(ctx, []byte(req), timeout)
+		if err != nil {
+			t.Fatalf("%s: %v", req, err)
+		}
+		return string(r), ok, out
+	}
+	first, ok, _ := call("pid", 0)
+	if !ok {
+		t.Fatal("no reply")
+	}
+	if r, ok, _ := call("hello", 0); !ok || r != "echo:hello" {
+		t.Fatalf("echo: %q %v (chatter must not be read as a reply)", r, ok)
+	}
+	if again, _, _ := call("pid", 0); again != first {
+		t.Fatalf("the child was restarted between answered calls: %s then %s", first, again)
+	}
+	// A crash takes only its own call.
+	if _, ok, out := call("die", 0); ok || out.Signal != "segmentation fault" || out.Code() != CodeCrash {
+		t.Fatalf("crash: answered %v, %+v", ok, out)
+	}
+	after, ok, _ := call("pid", 0)
+	if !ok || after == first {
+		t.Fatalf("after a crash: %q %v (want a fresh child)", after, ok)
+	}
+	// A hang is killed at its timeout.
+	began := time.Now()
+	if _, ok, out := call("hang", 200*time.Millisecond); ok || !out.TimedOut || out.Code() != CodeTimeout {
+		t.Fatalf("hang: answered %v, %+v", ok, out)
+	}
+	if d := time.Since(began); d > 5*time.Second {
+		t.Fatalf("the hung child took %s to kill", d)
+	}
+	// An exit is described with its status and stderr.
+	if _, ok, out := call("exit", 0); ok || out.ExitCode != 3 || !strings.Contains(out.Tail(1), "giving up") {
+		t.Fatalf("exit: answered %v, %+v", ok, out)
+	}
+	if r, ok, _ := call("x", 0); !ok || r != "echo:x" {
+		t.Fatalf("after an exit: %q %v", r, ok)
+	}
+	// A cancelled context kills the call.
+	cctx, cancel := context.WithCancel(ctx)
+	go func() { time.Sleep(100 * time.Millisecond); cancel() }()
+	if _, ok, out, err := s.Call(cctx, []byte("hang"), 0); err != nil || ok || !out.Cancelled {
+		t.Fatalf("cancelled: %v %v %+v", err, ok, out)
+	}
+}
+
+func TestServerRefuses(t *testing.T) {
+	s := NewServer(Spec{Path: "airpipe-no-such-tool"})
+	if _, _, _, err := s.Call(context.Background(), []byte("x"), 0); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("missing program: %v", err)
+	}
+	s = NewServer(Spec{Path: "/bin/cat"})
+	defer s.Close()
+	if _, _, _, err := s.Call(context.Background(), []byte("two\nlines"), 0); err == nil {
+		t.Fatal("a request with a newline was sent")
+	}
+}

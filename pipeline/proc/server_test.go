@@ -86,3 +86,30 @@ func TestServerRefuses(t *testing.T) {
 		t.Fatal("a request with a newline was sent")
 	}
 }
+
+// echoScript answers every line at once.
+const echoScript = `while read -r l; do echo "AIRPIPE-REPLY $l"; done`
+
+// BenchmarkServerCall is one request to a long-lived child; compare with
+// BenchmarkRunPerRequest, a child started for each request as Run does (the
+// emulator's children before Server): the ratio is what a run saves per
+// module before the driver's own start-up, which the server saves too.
+func BenchmarkServerCall(b *testing.B) {
+	s := NewServer(Spec{Path: "/bin/sh", Args: []string{"-c", echoScript}})
+	defer s.Close()
+	for b.Loop() {
+		if _, ok, out, err := s.Call(context.Background(), []byte("x"), 0); err != nil || !ok {
+			b.Fatal(err, out.Describe())
+		}
+	}
+}
+
+// BenchmarkRunPerRequest starts a child for each request.
+func BenchmarkRunPerRequest(b *testing.B) {
+	for b.Loop() {
+		out, err := Run(context.Background(), Spec{Path: "/bin/sh", Args: []string{"-c", echoScript}, Stdin: []byte("x\n")})
+		if err != nil || out.ExitCode != 0 {
+			b.Fatal(err, out.Describe())
+		}
+	}
+}

@@ -106,12 +106,11 @@ func keyString(ops []string, key string) string {
 }
 
 // fragmentOps are the air.* operations a fragment function may call that the reference
-// cannot imitate, and why: each has a Kind of its own.
+// cannot imitate, and why: each has a Kind of its own. Derivatives (dfdx, dfdy, fwidth) are
+// not among them: RunText's checkDerivatives (derivative.go) lets those of pixel-independent
+// values run and sets the others aside (KindDerivative).
 var fragmentOps = []struct{ prefix, kind, reason string }{
 	{"air.discard_fragment", KindDiscard, "the shader can discard the pixel; the draw and the reference would then disagree only about which pixels exist"},
-	{"air.dfdx", KindDerivative, "a screen-space derivative: it depends on the neighbouring pixels of a quad, which a serial per-pixel run has not computed"},
-	{"air.dfdy", KindDerivative, "a screen-space derivative: it depends on the neighbouring pixels of a quad, which a serial per-pixel run has not computed"},
-	{"air.fwidth", KindDerivative, "a screen-space derivative: it depends on the neighbouring pixels of a quad, which a serial per-pixel run has not computed"},
 }
 
 // inspectFragment reads a fragment function's interface: its render targets, varyings,

@@ -113,6 +113,9 @@ func defineOp(d declaration) (string, error) {
 	if isOrderOnly(plain) {
 		return orderOnlyOp(d, plain)
 	}
+	if isDerivative(plain) {
+		return derivativeOp(d) // run only after checkDerivatives proved the operands pixel-independent
+	}
 	for _, a := range ApproximateOps {
 		if plain == a {
 			return "", notJudgeable(KindApproximate, n, "%s has no bit-exact definition in Metal (a ULP bound or an unspecified order of operations)", n)

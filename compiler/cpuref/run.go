@@ -125,6 +125,10 @@ type Result struct {
 	// otherwise, so float outputs are fixed only within a ULP bound (empty:
 	// every output is fixed to the bit).
 	Approximate []string `json:",omitempty"`
+	// Derivatives says which screen-space derivatives the entry point takes
+	// and how the reference computed them ("dfdy, fwidth of pixel-independent
+	// values: v − v"; derivative.go); empty when it takes none.
+	Derivatives string `json:",omitempty"`
 }
 
 // Pattern is the initial content of the buffer with Metal index index:
@@ -189,6 +193,10 @@ func RunText(ctx context.Context, ll, entry string, opts Options) (*Result, erro
 		}
 		return nil, err
 	}
+	derivatives, err := checkDerivatives(t, k)
+	if err != nil {
+		return nil, err
+	}
 	if opts.Grid == (Grid{}) {
 		opts.Grid = GridFor(k.Dimensions())
 		switch k.Stage {
@@ -211,7 +219,7 @@ func RunText(ctx context.Context, ll, entry string, opts Options) (*Result, erro
 	if err != nil {
 		return nil, err
 	}
-	res := &Result{Kernel: k, Grid: opts.Grid, LL: host, ContractAllowed: contractAllowed(t), Fused: opts.FuseMulAdd, Approximate: orderOnlyNames(decls)}
+	res := &Result{Kernel: k, Grid: opts.Grid, LL: host, ContractAllowed: contractAllowed(t), Fused: opts.FuseMulAdd, Approximate: orderOnlyNames(decls), Derivatives: derivatives}
 	var total int64
 	for _, b := range k.Buffers {
 		size := b.StaticSize

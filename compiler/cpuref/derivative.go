@@ -238,8 +238,12 @@ func (s *taintState) read(t *textModule) {
 				s.funcs[cur.name] = cur
 			}
 			cur = nil
-		case strings.HasPrefix(l, "    ") && cont:
-			// A switch case: a constant and a label, never a per-pixel value.
+		case strings.HasPrefix(strings.TrimSpace(l), "#dbg_"):
+			// A debug record (#dbg_value, #dbg_declare): no effect on values.
+		case cont && (strings.HasPrefix(l, "    ") || strings.TrimSpace(l) == "]"):
+			// A switch case (a constant and a label, never a per-pixel value)
+			// or the end of the case list.
+			cont = strings.TrimSpace(l) != "]"
 		case strings.HasPrefix(l, "  "):
 			ins := strings.TrimSpace(l)
 			cur.body = append(cur.body, ins)

@@ -121,9 +121,9 @@ func TestDerivativeGiveUp(t *testing.T) {
 	for _, c := range []struct{ name, old, new, want string }{
 		{"indirect call", "%hd = call <2 x half> @halfdx(", "%hd = call <2 x half> %tex(", "indirect call"},
 		{"inline asm", "%hd = call <2 x half> @halfdx(<2 x float> %uv)", `%hd = call <2 x half> asm "", "=r,r"(<2 x float> %uv)`, "inline assembly"},
-		{"unknown instruction", "%c = icmp eq i32 0, 0", "%c = va_arg ptr %tex, i1", "does not follow"},
+		{"unknown instruction", "%ub = bitcast <2 x float> %uv to <2 x i32>", "%ub = va_arg ptr %tex, <2 x i32>", "does not follow"},
 		{"undefined function", "%hd = call <2 x half> @halfdx(", "%hd = call <2 x half> @elsewhere(", "does not define"},
-		{"divergent branch", "%c = icmp eq i32 0, 0", "%px = extractelement <4 x float> %pos, i32 0\n  %c = fcmp olt float %px, 2.0", "non-uniform control flow"},
+		{"divergent switch", "switch i32 %u0,", "%px = extractelement <4 x float> %pos, i32 0\n  %pxi = fptoui float %px to i32\n  switch i32 %pxi,", "non-uniform control flow"},
 		{"form", "declare <2 x float> @air.fwidth.v2f32(<2 x float>)", "declare <2 x float> @air.fwidth.v2f32(<2 x double>)", "form"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -148,6 +148,18 @@ func TestDerivativeGiveUp(t *testing.T) {
 			t.Fatalf("got %v, want not judgeable (%s)", err, KindDerivative)
 		}
 	})
+}
+
+// TestDerivativeFollows reads what llvm-dis writes around instructions — debug records
+// (#dbg_value) and a switch's case lines — without giving up.
+func TestDerivativeFollows(t *testing.T) {
+	ll := strings.Replace(readFixture(t, "testdata/derivative_uniform.ll"), "  %hd = call", "    #dbg_value(<2 x float> %uv, !70, !DIExpression(), !71)\n  %hd = call", 1)
+	if !strings.Contains(ll, "#dbg_value") {
+		t.Fatal("fixture lacks the call to @halfdx")
+	}
+	if _, note, err := derivativeVerdict(ll, "frag"); err != nil || note == "" {
+		t.Fatalf("got %v (note %q), want the derivatives accepted", err, note)
+	}
 }
 
 // derivativeVerdict inspects entry of ll and runs the derivative analysis.

@@ -1,7 +1,8 @@
 ; cpuref derivative fixture: derivatives of pixel-independent values, which the reference
 ; defines as v - v. Render target 0 (float4) = (fwidth(uv).x, fwidth(uv).y, dfdy(sample).z,
 ; dfdx(uv * 2^100 * 2^100).x) — the last an infinity, so NaN; render target 1 (half2) =
-; dfdx(half uv) through a helper function and private memory; render target 2 (float2) = pos.xy,
+; dfdx(half uv) through a helper function and private memory, reached by a switch on the varying
+; (uv.x = 0.25: its bits are 1048576000); render target 2 (float2) = pos.xy,
 ; a per-pixel value the derivatives never see.
 source_filename = "derivative_uniform"
 target datalayout = "e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-f32:32:32-f64:64:64-v16:16:16-v24:32:32-v32:32:32-v48:64:64-v64:64:64-v96:128:128-v128:128:128-v192:256:256-v256:256:256-v512:512:512-v1024:1024:1024-n8:16:32"
@@ -33,15 +34,18 @@ entry:
   %big = fmul <2 x float> %uv, <float 0x4630000000000000, float 0x4630000000000000>
   %inf = fmul <2 x float> %big, <float 0x4630000000000000, float 0x4630000000000000>
   %ix = tail call <2 x float> @air.dfdx.v2f32(<2 x float> %inf)
-  %c = icmp eq i32 0, 0
-  br i1 %c, label %then, label %join
+  %ub = bitcast <2 x float> %uv to <2 x i32>
+  %u0 = extractelement <2 x i32> %ub, i32 0
+  switch i32 %u0, label %join [
+    i32 1048576000, label %then
+  ]
 
 then:
   %hd = call <2 x half> @halfdx(<2 x float> %uv)
   br label %join
 
 join:
-  %hv = phi <2 x half> [ %hd, %then ], [ zeroinitializer, %entry ]
+  %hv = phi <2 x half> [ %hd, %then ], [ <half 0xH3C00, half 0xH3C00>, %entry ]
   %fw0 = extractelement <2 x float> %fw, i32 0
   %fw1 = extractelement <2 x float> %fw, i32 1
   %sz = extractelement <4 x float> %sy, i32 2

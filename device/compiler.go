@@ -149,6 +149,9 @@ func specialization(a *vk.Arena, spec map[uint32]uint32) uintptr {
 
 // shaderModule creates a VkShaderModule from words.
 func (d *logical) shaderModule(words []uint32) (uint64, error) {
+	if err := d.checkCapabilities(words); err != nil {
+		return 0, err
+	}
 	a := vk.GetArena()
 	defer vk.PutArena(a)
 	code := vk.NewArray[uint32](a, len(words))

@@ -24,6 +24,9 @@ type logical struct {
 	bda        bool // bufferDeviceAddress enabled
 	xfb        bool // VK_EXT_transform_feedback and its transformFeedback feature enabled (vertex.go)
 	cubeArray  bool // the imageCubeArray feature enabled (texture.go)
+	// storageReadNoFormat and storageWriteNoFormat: the shaderStorageImageReadWithoutFormat
+	// and shaderStorageImageWriteWithoutFormat features enabled (storage.go).
+	storageReadNoFormat, storageWriteNoFormat bool
 }
 
 // Offsets inside feature structures (vulkan_core.h, 64-bit hosts).
@@ -139,6 +142,8 @@ func openLogical(p *physical) (*logical, error) {
 		return vk.Call(in.fns.GetDeviceProcAddr, d.handle, a.CString(name))
 	})
 	d.cubeArray = *u32(f2, offImageCubeArray) != 0
+	d.storageReadNoFormat = *u32(f2, offStorageImageReadWithoutFormat) != 0
+	d.storageWriteNoFormat = *u32(f2, offStorageImageWriteWithoutFormat) != 0
 	d.execStats = execF.ptr != nil && *u32(execF, offExecutableInfo) != 0 && d.fns.GetPipelineExecutableStatisticsKHR != 0
 	d.calibrated = p.extensions["VK_EXT_calibrated_timestamps"] && d.fns.GetCalibratedTimestampsEXT != 0
 	d.bda = *u32(v12, offBufferDeviceAddress) != 0

@@ -9,7 +9,8 @@ import (
 
 // Binding binds one descriptor of a pipeline: give exactly one of Buffer (a storage or
 // uniform buffer descriptor, bound from Offset to the buffer's end), Texture (a SAMPLED_IMAGE
-// descriptor, whose OpTypeImage must match the texture's shape and numeric kind) or Sampler
+// descriptor, or with a storage texture a STORAGE_IMAGE one, whose OpTypeImage must match the
+// texture's shape and numeric kind) or Sampler
 // (a SAMPLER descriptor: the device's one sampler of the texture contract, NEAREST, clamped,
 // LOD 0).
 type Binding struct {
@@ -101,8 +102,10 @@ func (b Binding) kindName() string {
 	switch {
 	case b.Buffer != nil:
 		return "a buffer"
+	case b.Texture != nil && b.Texture.spec.Storage:
+		return "a storage texture"
 	case b.Texture != nil:
-		return "a texture"
+		return "a sampled texture"
 	case b.Sampler:
 		return "the sampler"
 	}
@@ -154,11 +157,13 @@ func (d *Device) checkBindings(fn string, declared []spirvBinding, given []Bindi
 		case vk.DescriptorTypeStorageBuffer, vk.DescriptorTypeUniformBuffer:
 			ok = g.Buffer != nil
 		case vk.DescriptorTypeSampledImage:
-			ok = g.Texture != nil
+			ok = g.Texture != nil && !g.Texture.spec.Storage
+		case vk.DescriptorTypeStorageImage:
+			ok = g.Texture != nil && g.Texture.spec.Storage
 		case vk.DescriptorTypeSampler:
 			ok, sampler = g.Sampler, true
 		default:
-			return argErr(fn, -1, "set %d binding %d: %s descriptors are not supported; only storage and uniform buffers, sampled images and samplers are", b.Set, b.Binding, descriptorName(b.Type))
+			return argErr(fn, -1, "set %d binding %d: %s descriptors are not supported; only storage and uniform buffers, sampled and storage images and samplers are", b.Set, b.Binding, descriptorName(b.Type))
 		}
 		if !ok {
 			return argErr(fn, i, "set %d binding %d is a %s descriptor, given %s", b.Set, b.Binding, descriptorName(b.Type), g.kindName())
@@ -194,6 +199,9 @@ func matchImage(img spirvImage, spec TextureSpec) error {
 	}
 	if img.Kind != want {
 		return fmt.Errorf("the image's sampled type is %q, the texture's kind %q", img.Kind, spec.Kind)
+	}
+	if spec.Storage && img.Format != 0 && img.Format != spirvFormats[spec.Kind] {
+		return fmt.Errorf("the storage image's format is %d, neither Unknown nor the texture's (%d)", img.Format, spirvFormats[spec.Kind])
 	}
 	return nil
 }
@@ -293,15 +301,16 @@ func (s *slot) allocSet(layout uint64) (uint64, error) {
 	}
 	a := vk.GetArena()
 	defer vk.PutArena(a)
-	sizes := vk.NewArray[vk.DescriptorPoolSize](a, 4)
+	sizes := vk.NewArray[vk.DescriptorPoolSize](a, 5)
 	sizes[0] = vk.DescriptorPoolSize{Type: vk.DescriptorTypeStorageBuffer, DescriptorCount: 1024}
 	sizes[1] = vk.DescriptorPoolSize{Type: vk.DescriptorTypeUniformBuffer, DescriptorCount: 256}
 	sizes[2] = vk.DescriptorPoolSize{Type: vk.DescriptorTypeSampledImage, DescriptorCount: 512}
 	sizes[3] = vk.DescriptorPoolSize{Type: vk.DescriptorTypeSampler, DescriptorCount: 256}
+	sizes[4] = vk.DescriptorPoolSize{Type: vk.DescriptorTypeStorageImage, DescriptorCount: 256}
 	ci := vk.New[vk.DescriptorPoolCreateInfo](a)
 	ci.SType = vk.StructureTypeDescriptorPoolCreateInfo
 	ci.MaxSets = 256
-	ci.PoolSizeCount = 4
+	ci.PoolSizeCount = 5
 	ci.PPoolSizes = vk.SliceAddr(sizes)
 	out := vk.New[uint64](a)
 	if err := check("vkCreateDescriptorPool", vk.CallResult(ld.fns.CreateDescriptorPool, ld.handle, vk.Addr(ci), 0, vk.Addr(out))); err != nil {

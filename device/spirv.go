@@ -93,6 +93,7 @@ type spirvImage struct {
 	Arrayed bool
 	MS      bool
 	Kind    byte
+	Format  uint32 // the Image Format operand (0 Unknown)
 }
 
 // spirvEntry is one OpEntryPoint.
@@ -311,7 +312,7 @@ func parseSPIRV(code []byte) (*spirvModule, error) {
 		}
 		var img spirvImage
 		if len(t) >= 9 && t[0]&0xffff == opTypeImage {
-			img = spirvImage{Dim: t[3], Arrayed: t[5] == 1, MS: t[6] == 1, Kind: numericKind(kinds[t[2]])}
+			img = spirvImage{Dim: t[3], Arrayed: t[5] == 1, MS: t[6] == 1, Kind: numericKind(kinds[t[2]]), Format: t[8]}
 		}
 		m.bindings = append(m.bindings, spirvBinding{Set: set, Binding: bind, Type: dt, Count: count, Image: img})
 	}

@@ -86,7 +86,7 @@ func FuzzParseSPIRV(f *testing.F) {
 			}
 		}
 	}
-	for _, n := range []string{"texsample", "texfrag", "texvert"} {
+	for _, n := range []string{"texsample", "texfrag", "texvert", "texstore"} {
 		if b, err := readFile(filepath.Join("testdata", n+".spv")); err == nil {
 			f.Add(b)
 		}

@@ -78,7 +78,14 @@ type TextureSpec struct {
 	Kind byte
 	// Texel is the value as four 32-bit words: float bits for 'f' and 'd', two's complement
 	// for 'i' and 'u'. For 'd' only word 0 is used (a float in [0, 1]); words 1..3 must be 0.
+	// A storage texture starts with every texel Texel.
 	Texel [4]uint32
+	// Storage makes a storage texture (a writable texture of the contract: Metal write or
+	// read_write access): kind 'f', 'i' or 'u', dim 1D, 1DArray, 2D, 2DArray or 3D, usage
+	// STORAGE | TRANSFER_SRC | TRANSFER_DST, in GENERAL layout for shaders; bind it with
+	// Binding.Texture to a STORAGE_IMAGE descriptor and read it back with Read. Shaders change
+	// it, so one storage texture serves one call at a time.
+	Storage bool
 }
 
 // format is the VkFormat and image aspect of a texture kind.
@@ -107,7 +114,9 @@ var formatNames = map[uint32]string{
 // with one mip level, whose every texel holds one value (TextureSpec). Shaders read it in
 // SHADER_READ_ONLY_OPTIMAL layout through a view of its TextureDim; bind it with
 // Binding.Texture to a SAMPLED_IMAGE descriptor. Nothing writes it after NewTexture, so one
-// texture may serve any number of calls, concurrent ones included.
+// texture may serve any number of calls, concurrent ones included. A storage texture
+// (TextureSpec.Storage, storage.go) is the exception: shaders write it in GENERAL layout
+// through a STORAGE_IMAGE descriptor, and Read copies it back.
 type Texture struct {
 	d                   *Device
 	spec                TextureSpec
@@ -137,6 +146,8 @@ func (d *Device) NewTexture(spec TextureSpec) (*Texture, error) {
 		return nil, argErr("NewTexture", -1, "depth texel %#x: words 1..3 must be 0", spec.Texel)
 	case spec.Kind == 'd' && !(math.Float32frombits(spec.Texel[0]) >= 0 && math.Float32frombits(spec.Texel[0]) <= 1):
 		return nil, argErr("NewTexture", -1, "depth %g (%#08x) is outside [0, 1]", math.Float32frombits(spec.Texel[0]), spec.Texel[0])
+	case spec.Storage && (spec.Kind == 'd' || !storageDim(spec.Dim)):
+		return nil, argErr("NewTexture", -1, "a storage texture of kind %q and dim %v: storage textures are 'f', 'i' or 'u' and 1D, 1DArray, 2D, 2DArray or 3D", spec.Kind, spec.Dim)
 	}
 	if err := d.Err(); err != nil {
 		return nil, err
@@ -144,7 +155,12 @@ func (d *Device) NewTexture(spec TextureSpec) (*Texture, error) {
 	ld := d.dev
 	sh := texShapes[spec.Dim]
 	usage := uint32(vk.ImageUsageSampled | vk.ImageUsageTransferDst)
-	if err := ld.checkTextureFormat(format, sh, usage); err != nil {
+	features := uint32(vk.FormatFeatureSampledImage | vk.FormatFeatureTransferDst)
+	if spec.Storage {
+		usage = vk.ImageUsageStorage | vk.ImageUsageTransferSrc | vk.ImageUsageTransferDst
+		features = vk.FormatFeatureStorageImage | vk.FormatFeatureTransferSrc | vk.FormatFeatureTransferDst
+	}
+	if err := ld.checkTextureFormat(format, sh, usage, features); err != nil {
 		return nil, err
 	}
 	if spec.Kind == 'd' && !ld.phys.graphics {
@@ -185,9 +201,10 @@ func (d *Device) NewTexture(spec TextureSpec) (*Texture, error) {
 	return t, nil
 }
 
-// checkTextureFormat says whether the device can make, sample and clear an optimally tiled
-// image of format in shape sh.
-func (ld *logical) checkTextureFormat(format uint32, sh texShape, usage uint32) error {
+// checkTextureFormat says whether the device can make an optimally tiled image of format in
+// shape sh with usage, its format having the features need (sample and clear; for a storage
+// texture, store, clear and copy out).
+func (ld *logical) checkTextureFormat(format uint32, sh texShape, usage, need uint32) error {
 	p := ld.phys
 	name := fmt.Sprintf("%s (%d)", formatNames[format], format)
 	if ld.draw.CreateImage == 0 || ld.tex.CmdClearColorImage == 0 || ld.tex.CreateSampler == 0 ||
@@ -201,9 +218,8 @@ func (ld *logical) checkTextureFormat(format uint32, sh texShape, usage uint32) 
 	defer vk.PutArena(a)
 	fp := vk.New[vk.FormatProperties](a)
 	vk.Call(p.in.fns.GetPhysicalDeviceFormatProperties, p.handle, uintptr(format), vk.Addr(fp))
-	const need = vk.FormatFeatureSampledImage | vk.FormatFeatureTransferDst
 	if fp.OptimalTilingFeatures&need != need {
-		return fmt.Errorf("%w: %s: format %s with optimal tiling has features %#x, lacking sampled-image or transfer-dst (%#x)",
+		return fmt.Errorf("%w: %s: format %s with optimal tiling has features %#x, lacking some of %#x (sampled or storage image, transfer)",
 			ErrUnavailable, p.facts.Name, name, fp.OptimalTilingFeatures, need)
 	}
 	ip := vk.New[vk.ImageFormatProperties](a)
@@ -225,7 +241,8 @@ func (t *Texture) subresources() vk.ImageSubresourceRange {
 }
 
 // recordClear records, into the open command buffer, the texture's move to TRANSFER_DST, its
-// clear to spec.Texel and its move to SHADER_READ_ONLY_OPTIMAL for every later command.
+// clear to spec.Texel and its move to SHADER_READ_ONLY_OPTIMAL (a storage texture: GENERAL)
+// for every later command.
 func (t *Texture) recordClear(enc *Encoder) error {
 	cmd, err := enc.CommandBuffer()
 	if err != nil {
@@ -253,6 +270,10 @@ func (t *Texture) recordClear(enc *Encoder) error {
 		vk.Call(ld.tex.CmdClearColorImage, cmd, uintptr(t.image), vk.ImageLayoutTransferDst, vk.Addr(v), 1, vk.Addr(rng))
 	}
 	*b = layoutBarrier(t.image, *rng, vk.AccessTransferWrite, vk.AccessShaderRead, vk.ImageLayoutTransferDst, vk.ImageLayoutShaderReadOnly)
+	if t.spec.Storage {
+		*b = layoutBarrier(t.image, *rng, vk.AccessTransferWrite, vk.AccessShaderRead|vk.AccessShaderWrite|vk.AccessTransferRead,
+			vk.ImageLayoutTransferDst, vk.ImageLayoutGeneral)
+	}
 	vk.Call(ld.fns.CmdPipelineBarrier, cmd, vk.PipelineStageTransfer, vk.PipelineStageAllCommands, 0, 0, 0, 0, 0, 1, vk.Addr(b))
 	return nil
 }
@@ -350,8 +371,8 @@ func (d *Device) deviceSampler() (uint64, error) {
 	return d.sampler, nil
 }
 
-// writeImage points binding of set at an image view (layout SHADER_READ_ONLY_OPTIMAL) or a
-// sampler, by dtype (SAMPLED_IMAGE or SAMPLER).
+// writeImage points binding of set at an image view (layout SHADER_READ_ONLY_OPTIMAL; a
+// STORAGE_IMAGE: GENERAL) or a sampler, by dtype (SAMPLED_IMAGE, STORAGE_IMAGE or SAMPLER).
 func (ld *logical) writeImage(set uint64, binding, dtype uint32, view, sampler uint64) {
 	a := vk.GetArena()
 	defer vk.PutArena(a)
@@ -359,6 +380,9 @@ func (ld *logical) writeImage(set uint64, binding, dtype uint32, view, sampler u
 	ii.ImageView = view
 	ii.Sampler = sampler
 	ii.ImageLayout = vk.ImageLayoutShaderReadOnly
+	if dtype == vk.DescriptorTypeStorageImage {
+		ii.ImageLayout = vk.ImageLayoutGeneral
+	}
 	w := vk.New[vk.WriteDescriptorSet](a)
 	w.SType = vk.StructureTypeWriteDescriptorSet
 	w.DstSet = set

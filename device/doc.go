@@ -54,4 +54,13 @@
 //		{Set: 0, Binding: 160, Sampler: true}, // SAMPLER: the device's one NEAREST, clamped sampler
 //	}})
 //	// tm.Start, tm.End: the GPU times of the command buffer (Encoder.Split), 0 without timestamps
+//
+// Storage textures (Metal write / read_write access; one per call, since shaders change them):
+//
+//	st, _ := d.NewTexture(device.TextureSpec{Dim: device.Dim2D, Kind: 'f', Texel: cpuref.TexelWords(i, 'f'), Storage: true})
+//	defer st.Free()
+//	err := d.Run(ctx, p, device.DispatchArgs{..., Bindings: []device.Binding{
+//		{Set: 0, Binding: 480 + i, Texture: st}, // STORAGE_IMAGE, GENERAL layout
+//	}})
+//	texels, err := st.Read(ctx) // 4·4·16 bytes, row-major: cpuref's buffer StorageTextureBase+i
 package device

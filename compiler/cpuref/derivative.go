@@ -86,8 +86,9 @@ var (
 	// derivativeRef is a reference to a derivative operation.
 	derivativeRef = regexp.MustCompile(`@"?air\.(?:fast_)?(?:dfdx|dfdy|fwidth)\b`)
 	// pointerCast makes a generic (address space 0) pointer out of another
-	// address space or an integer: such a pointer may reach device memory.
-	pointerCast = regexp.MustCompile(`= (?:addrspacecast|inttoptr) .* to ptr(?:,|$)`)
+	// address space or an integer, or loads one from memory: such a pointer
+	// may reach device memory.
+	pointerCast = regexp.MustCompile(`= (?:(?:addrspacecast|inttoptr) .* to ptr(?:,|$)|load [^,]*\bptr\b[^,]*,)`)
 	// calleeRef is a symbol followed by its argument list.
 	calleeRef = regexp.MustCompile(`([@%])("[^"]*"|[-a-zA-Z$._0-9]+)\(`)
 )

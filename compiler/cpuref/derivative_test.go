@@ -64,7 +64,8 @@ func TestDerivativeUniform(t *testing.T) {
 
 // TestDerivativePixel sets aside every derivative whose operand may depend on the pixel
 // position: directly, through a select, through a phi, through private memory that also holds
-// the position, through a device buffer the pixel wrote, and from the sample index (0 here, but
+// the position, through a device buffer the pixel wrote (directly or through a generic
+// pointer), and from the sample index (0 here, but
 // every built-in other than a varying counts as per-pixel).
 func TestDerivativePixel(t *testing.T) {
 	needTools(t)
@@ -75,6 +76,7 @@ func TestDerivativePixel(t *testing.T) {
 		{"dy_phi", "air.dfdy.f32"},
 		{"dx_private", "air.dfdx.f32"},
 		{"dx_buffer", "air.dfdx.f32"},
+		{"dx_generic", "air.dfdx.f32"},
 		{"dx_sample", "air.dfdx.f32"},
 	} {
 		t.Run(c.entry, func(t *testing.T) {

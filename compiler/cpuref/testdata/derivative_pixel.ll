@@ -5,6 +5,7 @@
 ;   dy_phi:      dfdy(phi(uv.x + pos.x, uv.x)) after a branch on the varying — only through a phi
 ;   dx_private:  dfdx of a varying loaded back from private memory that also holds pos.x
 ;   dx_buffer:   dfdx of buf[1] after the pixel stored uv.x into buf[0] (device memory)
+;   dx_generic:  as dx_buffer, the store going through a generic pointer cast from the buffer
 ;   dx_sample:   dfdx(sample_id): 0 on every pixel of this draw, but a per-pixel built-in
 source_filename = "derivative_pixel"
 target datalayout = "e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-f32:32:32-f64:64:64-v16:16:16-v24:32:32-v32:32:32-v48:64:64-v64:64:64-v96:128:128-v128:128:128-v192:256:256-v256:256:256-v512:512:512-v1024:1024:1024-n8:16:32"
@@ -75,6 +76,18 @@ entry:
   ret <4 x float> %r
 }
 
+define <4 x float> @dx_generic(<4 x float> %pos, <2 x float> %uv, ptr addrspace(1) %buf) {
+entry:
+  %u = extractelement <2 x float> %uv, i32 0
+  %g = addrspacecast ptr addrspace(1) %buf to ptr
+  store float %u, ptr %g, align 4
+  %b1 = getelementptr inbounds float, ptr addrspace(1) %buf, i64 1
+  %l = load float, ptr addrspace(1) %b1, align 4
+  %d = tail call fast float @air.dfdx.f32(float %l)
+  %r = insertelement <4 x float> zeroinitializer, float %d, i32 0
+  ret <4 x float> %r
+}
+
 define <4 x float> @dx_sample(<4 x float> %pos, <2 x float> %uv, ptr addrspace(1) %buf, i32 %sid) {
 entry:
   %f = uitofp i32 %sid to float
@@ -83,7 +96,7 @@ entry:
   ret <4 x float> %r
 }
 
-!air.fragment = !{!10, !11, !12, !13, !14, !15}
+!air.fragment = !{!10, !11, !12, !13, !14, !15, !18}
 !air.version = !{!90}
 !air.language_version = !{!91}
 !10 = !{ptr @dx_position, !1, !5}
@@ -92,6 +105,7 @@ entry:
 !13 = !{ptr @dx_private, !1, !5}
 !14 = !{ptr @dx_buffer, !1, !5}
 !15 = !{ptr @dx_sample, !1, !16}
+!18 = !{ptr @dx_generic, !1, !5}
 !16 = !{!6, !7, !8, !17}
 !17 = !{i32 3, !"air.sample_id", !"air.arg_type_name", !"uint", !"air.arg_name", !"sid"}
 !1 = !{!2}

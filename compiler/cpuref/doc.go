@@ -55,8 +55,35 @@
 // comparison stays exact; no pixel-dependent varying is ever compared.
 // Each air.render_target n is stored, widened to 32 bits per component, in
 // harness buffer RenderTargetBase+n (TexelSize bytes a pixel, Clear where the
-// output has no component). Discard, derivatives (dfdx, dfdy, fwidth),
-// front_facing, sample masks and dual-source outputs are set aside.
+// output has no component). Discard, front_facing, sample masks and
+// dual-source outputs are set aside; derivatives run only as below.
+//
+// Derivatives (derivative.go). A GPU's dfdx, dfdy and fwidth are differences
+// of the operand between the pixels of a 2×2 quad, which a per-pixel run has
+// not computed. But on this draw the varyings are the same constant on every
+// pixel and the textures are uniform: only air.position and the other
+// built-ins differ between pixels. checkDerivatives, a conservative taint
+// analysis of the entry point and every function it calls, marks what may
+// differ: the parameters of every role other than air.fragment_input,
+// air.buffer, air.texture and air.sampler (air.position, sample_id, layer...;
+// sample_id is 0 here, but counts as per-pixel), every instruction with a
+// marked operand (select and phi included), a defined callee's parameters and
+// result, and every load once any store writes a marked value or address, or
+// writes memory another pixel can read (a device buffer, a global, a generic
+// pointer cast or loaded from elsewhere, an atomic, a texture write). A
+// texture sample or read is marked only then: a uniform texture gives one
+// texel wherever it is sampled. When every derivative's operand is unmarked
+// and no branch depends on a marked value, every pixel of a quad holds the
+// same v, and the GPU's difference is v − v: +0 for a finite v, NaN for ±∞
+// and NaN. The reference defines exactly that on the declaration's types
+// (float or half, 1 to 4 lanes, fast_ alike): dfdx(v) = dfdy(v) = v − v, an
+// fsub without flags per lane, and fwidth(v) = |v − v| + |v − v|; coarse and
+// fine derivatives agree. Result.Derivatives says so ("dfdy, fwidth of
+// pixel-independent values: v − v"). A derivative whose operand may depend on
+// the pixel, one under a branch that may (non-uniform control flow, where a
+// GPU leaves it undefined), one in a compute or vertex function, and anything
+// the analysis does not follow (indirect calls, inline assembly, calls to
+// undefined functions, unknown instructions) are set aside (KindDerivative).
 //
 // Textures (textures.go). Every texture an entry point samples or reads is
 // uniform: all texels of its one mip level and one layer (cube: 6 faces),
@@ -113,7 +140,8 @@
 // Reason) rather than answering: textures it does not give and constexpr
 // samplers (above), barriers, threadgroup
 // memory, SIMD-group values, function constants, other stages (object, mesh,
-// visible functions), fragment discard and derivatives, argument roles it cannot
+// visible functions), fragment discard, derivatives of values that may
+// depend on the pixel (above), argument roles it cannot
 // supply, operations Metal does not define to the bit (ApproximateOps; the
 // order-only ones, OrderOnlyOps, are run and reported instead),
 // air.* operations it does not define (KindUnknownOp), kernels that go out of

@@ -132,6 +132,12 @@ type derivativeSite struct {
 	tainted bool
 }
 
+// maxTaintPasses bounds the analysis's passes over the code: each pass follows
+// every instruction in order, so straight-line code settles in one or two and
+// each loop or call level adds about one; a hostile module cannot make it run
+// for long.
+const maxTaintPasses = 64
+
 // giveUp is the analysis meeting a construct it does not follow.
 type giveUp struct{ why string }
 
@@ -171,6 +177,7 @@ func checkDerivatives(t *textModule, k *Kernel) (string, error) {
 	if entry == nil || len(entry.params) != len(k.Params) {
 		return "", notJudgeable(KindDerivative, op, "the parameters of @%s cannot be matched with its AIR roles, so the reference cannot tell which values depend on the pixel position", k.Name)
 	}
+	s.changed = true
 	for i, p := range k.Params {
 		if !pixelUniformRoles[p.Role] {
 			s.mark(k.Name, entry.params[i])
@@ -179,7 +186,10 @@ func checkDerivatives(t *textModule, k *Kernel) (string, error) {
 			s.deviceSpace0 = true
 		}
 	}
-	for s.changed = true; s.changed; {
+	for passes := 0; s.changed; passes++ {
+		if passes == maxTaintPasses {
+			return "", notJudgeable(KindDerivative, op, "the taint analysis did not settle within %d passes over the code, so the reference cannot tell whether the derivative's operand depends on the pixel position", maxTaintPasses)
+		}
 		s.changed = false
 		s.sites = s.sites[:0]
 		for _, fn := range reach {

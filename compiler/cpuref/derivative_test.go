@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"os"
 	"strings"
 	"testing"
 )
@@ -190,4 +191,28 @@ func TestDerivativeOp(t *testing.T) {
 	if err != nil || !strings.Contains(def, "%d = fsub float %a0, %a0\n  ret float %d") {
 		t.Fatalf("fast_dfdy: %v\n%s", err, def)
 	}
+}
+
+// FuzzDerivatives feeds hostile llvm-dis-like text to the derivative analysis: it must not
+// panic, and what it refuses is a NotJudgeableError with a kind.
+func FuzzDerivatives(f *testing.F) {
+	for file, entries := range map[string][]string{
+		"derivative_uniform.ll": {"frag"},
+		"derivative_pixel.ll":   {"dx_position", "dy_select", "dy_phi", "dx_private", "dx_buffer", "dx_generic", "dx_sample"},
+	} {
+		b, err := os.ReadFile("testdata/" + file)
+		if err != nil {
+			f.Fatal(err)
+		}
+		for _, e := range entries {
+			f.Add(string(b), e)
+		}
+	}
+	f.Fuzz(func(t *testing.T, ll, entry string) {
+		_, _, err := derivativeVerdict(ll, entry)
+		var nj *NotJudgeableError
+		if errors.As(err, &nj) && nj.Kind == "" {
+			t.Fatal("a NotJudgeableError without a kind")
+		}
+	})
 }

@@ -68,9 +68,9 @@ func (ld *logical) checkCapabilities(words []uint32) error {
 	caps := spirvCapabilities(words)
 	switch {
 	case caps[capStorageImageReadWithoutFormat] && !ld.storageReadNoFormat:
-		return fmt.Errorf("%w: %s: no shaderStorageImageReadWithoutFormat feature (the module reads a storage image of format Unknown)", ErrUnavailable, ld.phys.facts.Name)
+		return fmt.Errorf("%w: %s: no shaderStorageImageReadWithoutFormat feature for the module's capability StorageImageReadWithoutFormat (reads of storage images of format Unknown)", ErrUnavailable, ld.phys.facts.Name)
 	case caps[capStorageImageWriteWithoutFormat] && !ld.storageWriteNoFormat:
-		return fmt.Errorf("%w: %s: no shaderStorageImageWriteWithoutFormat feature (the module writes a storage image of format Unknown)", ErrUnavailable, ld.phys.facts.Name)
+		return fmt.Errorf("%w: %s: no shaderStorageImageWriteWithoutFormat feature for the module's capability StorageImageWriteWithoutFormat (writes to storage images of format Unknown)", ErrUnavailable, ld.phys.facts.Name)
 	}
 	return nil
 }

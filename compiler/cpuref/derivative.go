@@ -93,7 +93,8 @@ var (
 	calleeRef = regexp.MustCompile(`([@%])("[^"]*"|[-a-zA-Z$._0-9]+)\(`)
 )
 
-// pureOps are the instructions whose result depends only on their operands.
+// pureOps are the instructions whose result depends only on their operands
+// (phi, which also depends on the path taken, is handled apart).
 var pureOps = map[string]bool{
 	"fneg": true, "add": true, "sub": true, "mul": true, "udiv": true, "sdiv": true, "urem": true, "srem": true,
 	"shl": true, "lshr": true, "ashr": true, "and": true, "or": true, "xor": true,
@@ -101,7 +102,7 @@ var pureOps = map[string]bool{
 	"trunc": true, "zext": true, "sext": true, "fptrunc": true, "fpext": true, "fptoui": true, "fptosi": true,
 	"uitofp": true, "sitofp": true, "ptrtoint": true, "inttoptr": true, "bitcast": true, "addrspacecast": true,
 	"getelementptr": true, "extractelement": true, "insertelement": true, "shufflevector": true,
-	"extractvalue": true, "insertvalue": true, "select": true, "freeze": true, "alloca": true, "phi": true,
+	"extractvalue": true, "insertvalue": true, "select": true, "freeze": true, "alloca": true,
 }
 
 // taintFunc is one defined function as the analysis reads it.
@@ -119,8 +120,10 @@ type taintState struct {
 	ret     map[string]bool   // functions whose return value may differ between pixels
 	diverge map[string]string // functions with a branch on a per-pixel value → that branch
 	memory  string            // why every load may differ between pixels ("" while none)
-	// deviceSpace0 is set when a buffer parameter is a generic pointer, so that a
-	// store to address space 0 may reach device memory.
+	// deviceSpace0 is set when a generic (address space 0) pointer may reach
+	// device memory — a buffer parameter of that type, a pointer cast from
+	// another address space or an integer, or one loaded from memory — so that
+	// no store counts as private.
 	deviceSpace0 bool
 	sites        []derivativeSite
 	changed      bool
@@ -204,7 +207,7 @@ func checkDerivatives(t *textModule, k *Kernel) (string, error) {
 			if s.memory != "" {
 				why = "a value computed from it or loaded from memory (" + s.memory + ")"
 			}
-			return "", notJudgeable(KindDerivative, st.op, "the operand of %s in @%s may depend on the pixel position (air.position or another per-pixel built-in, through %s): its quad differences are not known to a per-pixel run", st.op, st.fn, why)
+			return "", notJudgeable(KindDerivative, st.op, "the operand of %s in @%s may differ between the pixels of a quad — it may depend on the pixel position (air.position or another per-pixel built-in, through %s) — so its quad differences are not known to a per-pixel run", st.op, st.fn, why)
 		}
 	}
 	for _, fn := range reach {

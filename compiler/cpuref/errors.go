@@ -54,8 +54,10 @@ const (
 	KindMalformed = "malformed"
 	// KindDiscard: a fragment function that can discard its pixel.
 	KindDiscard = "discard"
-	// KindDerivative: a fragment function taking screen-space derivatives
-	// (dfdx, dfdy, fwidth), which depend on neighbouring pixels.
+	// KindDerivative: a screen-space derivative (dfdx, dfdy, fwidth) whose
+	// operand may differ between pixels (it depends on the position, or the
+	// analysis could not prove otherwise: derivative.go), or one outside a
+	// fragment function.
 	KindDerivative = "derivative"
 )
 

@@ -111,24 +111,27 @@
 // and writes other than those below are set aside (KindTexture).
 //
 // Writable textures (storage.go). An air.texture argument with write or read_write
-// access (Texture.Writable; Param.Storage) is a 2D texture of 4×4 texels, 16 bytes
-// each (four 32-bit components: float, int or uint; a half texture is stored as
-// 32-bit float, as the device's storage image is), with Metal index 0..15
-// (MaxStorageTextures). It starts with every texel TexelWords(index, kind) and is
-// harness buffer StorageTextureBase+index (40+index; StorageTextureSize = 256 bytes,
-// texel (x, y) at byte (4y + x)·16): Result.Inputs holds its initial texels
+// access (Texture.Writable; Param.Storage) is a 1D, 2D or 3D texture or a one-layer 1D
+// or 2D array (StorageDims) of 4 texels per dimension, 16 bytes each (four 32-bit
+// components: float, int or uint; a half texture is stored as 32-bit float, as the
+// device's storage image is), with Metal index 0..15 (MaxStorageTextures). It starts
+// with every texel TexelWords(index, kind) and is harness buffer
+// StorageTextureBase+index (40+index) of StorageBytes(dim) bytes — 64 (1D), 256 (2D,
+// StorageTextureSize), 1024 (3D) — texel (x, y, z) at byte ((4z + y)·4 + x)·16 (an
+// array's layer is z, always 0): Result.Inputs holds its initial texels
 // (StorageTexels) and Result.Outputs what the run left, compared like any buffer.
-// The wrapper passes the shader that buffer's pointer. air.write_texture_2d.* (v4f32,
-// v4f16 widened exactly, s.v4i32, u.v4i32, from the declaration) checks the
-// coordinate and LOD 0 like a read (outside: KindOutOfBounds, detail "texture write")
-// and stores the four words; air.read_texture_2d.* on a read_write texture loads
+// The wrapper passes the shader that buffer's pointer. air.write_texture_* (v4f32,
+// v4f16 widened exactly, s.v4i32, u.v4i32, from the declaration; operands texture,
+// coordinate, layer of an array, value, LOD; the .i16 forms alike) checks the
+// coordinate, layer and LOD 0 like a read (outside: KindOutOfBounds, detail "texture
+// write") and stores the four words; air.read_texture_* on a read_write texture loads
 // them (half by rounding narrowing). An operation on an operand of another kind or
 // dimension, a write to a texture that is not writable and a read of a write-only
 // one (Metal forbids it) are set aside at run time (KindTexture, "texture operand").
 // The per-byte write-conflict check covers texels as it covers buffers: two
-// threads changing one texel is KindRace. Other dimensions, depth and indices
-// beyond 15 are set aside. The device binds the same texture as a STORAGE_IMAGE at
-// binding 480+index (compiler/translate/ABI.md) and reads it back the same way.
+// threads changing one texel is KindRace. Cubes, depth and indices beyond 15 are set
+// aside. The device binds the same texture as a STORAGE_IMAGE at binding 480+index
+// (compiler/translate/ABI.md) and reads it back in the same layout.
 //
 // Vertex functions (vertex.go) run for one triangle (vertex_id 0..2, instance
 // and base ids 0): each air.vertex_input gets a value per vertex and component

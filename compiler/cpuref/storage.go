@@ -7,12 +7,13 @@ import (
 )
 
 // Writable textures (doc.go, "Writable textures"): an air.texture argument with write or
-// read_write access is a 2D texture of TextureExtent×TextureExtent texels, 16 bytes each
-// (four 32-bit components; half is stored as 32-bit float), that starts with every texel
-// TexelWords(index, kind) and is read back after the run as harness buffer
-// StorageTextureBase+index, row-major. The wrapper passes the shader a pointer to that buffer;
-// air.write_texture_2d.* stores a texel there and air.read_texture_2d.* on a read_write
-// texture loads one, each after checking its coordinate and LOD 0.
+// read_write access is a 1D, 1D-array, 2D, 2D-array or 3D texture of TextureExtent texels per
+// dimension (one array layer), 16 bytes each (four 32-bit components; half is stored as
+// 32-bit float), that starts with every texel TexelWords(index, kind) and is read back after
+// the run as harness buffer StorageTextureBase+index, x fastest, then y, then z
+// (StorageBytes). The wrapper passes the shader a pointer to that buffer;
+// air.write_texture_* stores a texel there and air.read_texture_* on a read_write texture
+// loads one, each after checking its coordinate, layer and LOD 0.
 
 // StorageTextureBase is the harness buffer index of writable texture 0: texture i is buffer
 // StorageTextureBase+i (Result.Inputs and Result.Outputs carry it like any buffer).
@@ -21,22 +22,43 @@ const StorageTextureBase = 40
 // MaxStorageTextures bounds the Metal index of a writable texture: 0..MaxStorageTextures-1.
 const MaxStorageTextures = 16
 
-// StorageTextureSize is the byte size of a writable texture's buffer: 4×4 texels of TexelSize
-// bytes, row-major (texel (x, y) at byte (y·4 + x)·16).
+// StorageTextureSize is the byte size of a writable 2D (or 2D-array) texture's buffer: 4×4
+// texels of TexelSize bytes, row-major (texel (x, y) at byte (y·4 + x)·16). StorageBytes
+// gives every dimension's.
 const StorageTextureSize = TextureExtent * TextureExtent * TexelSize
 
-// StorageDims are the dimensions a writable texture may have.
-var StorageDims = []string{"2d"}
+// StorageDims are the dimensions a writable texture may have (an array has one layer).
+var StorageDims = []string{"1d", "1d_array", "2d", "2d_array", "3d"}
+
+// StorageBytes is the byte size of a writable texture's buffer of dimension dim, 0 for a
+// dimension not in StorageDims: TexelSize bytes per texel, 4 texels in 1D (and a 1D array's
+// one layer), 4×4 in 2D (and a 2D array's one layer), 4×4×4 in 3D; texel (x, y, z) at byte
+// ((z·4 + y)·4 + x)·16.
+func StorageBytes(dim string) int {
+	switch dim {
+	case "1d", "1d_array":
+		return TextureExtent * TexelSize
+	case "2d", "2d_array":
+		return StorageTextureSize
+	case "3d":
+		return TextureExtent * StorageTextureSize
+	}
+	return 0
+}
+
+// storageDim reports whether dim is one of StorageDims.
+func storageDim(dim string) bool { return StorageBytes(dim) > 0 }
 
 // Writable reports whether the texture has write or read_write access: its texels are then a
 // harness buffer (StorageTextureBase+Index), not a constant.
 func (t Texture) Writable() bool { return t.Access == "write" || t.Access == "read_write" }
 
-// StorageTexels is the initial content of a writable texture with Metal index index and kind
-// kind: StorageTextureSize bytes, every texel TexelWords(index, kind) as little-endian words.
-func StorageTexels(index int, kind byte) []byte {
+// StorageTexels is the initial content of a writable texture with Metal index index, kind
+// kind and dimension dim: StorageBytes(dim) bytes, every texel TexelWords(index, kind) as
+// little-endian words.
+func StorageTexels(index int, kind byte, dim string) []byte {
 	w := TexelWords(index, kind)
-	b := make([]byte, StorageTextureSize)
+	b := make([]byte, StorageBytes(dim))
 	for i := 0; i < len(b); i += 4 {
 		binary.LittleEndian.PutUint32(b[i:], w[i/4%4])
 	}
@@ -46,13 +68,9 @@ func StorageTexels(index int, kind byte) []byte {
 // checkStorage refuses a writable texture the reference cannot give (another dimension, a
 // depth kind or an index beyond MaxStorageTextures).
 func checkStorage(tx Texture, detail string) error {
-	dimOK := false
-	for _, d := range StorageDims {
-		dimOK = dimOK || d == tx.Dim
-	}
 	switch {
-	case !dimOK:
-		return notJudgeable(KindTexture, detail, "a %s texture with %s access: the reference gives writable 2D textures only", tx.Dim, tx.Access)
+	case !storageDim(tx.Dim):
+		return notJudgeable(KindTexture, detail, "a %s texture with %s access: the reference gives writable 1D, 2D and 3D textures and 1D and 2D arrays only", tx.Dim, tx.Access)
 	case tx.Kind == 'd':
 		return notJudgeable(KindTexture, detail, "a depth texture with %s access: the reference gives writable float, half, int and uint textures only", tx.Access)
 	case tx.Index >= MaxStorageTextures:
@@ -66,7 +84,7 @@ func storageInputs(k *Kernel) []Data {
 	var ds []Data
 	for _, tx := range k.Textures {
 		if tx.Writable() {
-			ds = append(ds, Data{Index: StorageTextureBase + tx.Index, Bytes: StorageTexels(tx.Index, tx.Kind)})
+			ds = append(ds, Data{Index: StorageTextureBase + tx.Index, Bytes: StorageTexels(tx.Index, tx.Kind, tx.Dim)})
 		}
 	}
 	return ds
@@ -81,34 +99,37 @@ func storageArg(b *strings.Builder, p Param, v string) {
 	fmt.Fprintf(b, "  %s = addrspacecast ptr %s_b to %s\n", v, v, p.Type)
 }
 
-// writeOp defines air.write_texture_<dim>.<texel>: it checks the coordinate and LOD like a
-// read, finds the texel through airpipe_storage_texel (which refuses an operand that is no
-// writable argument texture of the operation's kind and dimension) and stores the value,
-// half widened exactly to float, as four 32-bit words.
+// writeOp defines air.write_texture_<dim>.<texel>, whose operands are the texture, the
+// coordinate, the array layer (arrays), the value and the LOD: it checks the coordinate,
+// layer and LOD like a read, finds the texel through airpipe_storage_texel (which refuses an
+// operand that is no writable argument texture of the operation's kind and dimension) and
+// stores the value, half widened exactly to float, as four 32-bit words.
 func writeOp(d declaration, dim, suffix string, refuse func(string, ...any) (string, error)) (string, error) {
-	want, ok := texelTypes[suffix]
+	want, ok := texelTypes[strings.TrimPrefix(suffix, "i16.")]
 	if !ok {
 		return refuse("texel type %q is not one the reference writes (v4f32, v4f16, s.v4i32, u.v4i32)", suffix)
 	}
-	if dim != "2d" {
-		return refuse("the reference writes 2D textures only")
+	if !storageDim(dim) {
+		return refuse("the reference writes 1D, 2D and 3D textures and 1D and 2D arrays only")
 	}
-	if d.Ret != "void" || !allSane(d.Params) || len(d.Params) < 4 || d.Params[0] != "ptr addrspace(1)" || d.Params[2] != want.ty {
-		return refuse("declaration %s (%s) not as the reference reads it (texture, coordinate, %s value, LOD...)", d.Ret, strings.Join(d.Params, ", "), want.ty)
+	value := 2 + len(readOperands[dim].indices)
+	if d.Ret != "void" || !allSane(d.Params) || len(d.Params) < value+2 || d.Params[0] != "ptr addrspace(1)" || d.Params[value] != want.ty {
+		return refuse("declaration %s (%s) not as the reference reads it (texture, coordinate, layer of an array, %s value, LOD...)", d.Ret, strings.Join(d.Params, ", "), want.ty)
 	}
 	var b strings.Builder
-	if err := texelBounds(&b, d, dim, 3, "airpipe_texture_oob_write"); err != "" {
+	if err := texelBounds(&b, d, dim, true, "airpipe_texture_oob_write"); err != "" {
 		return refuse("%s", err)
 	}
-	x, y := storageCoords(&b, d.Params[1])
-	fmt.Fprintf(&b, "  %%p = call ptr addrspace(1) @airpipe_storage_texel(ptr addrspace(1) %%a0, i32 %d, i32 %d, i32 %s, i32 %s, i1 true)\n", want.kind, dimCode(dim), x, y)
+	x, y, z := storageCoords(&b, d, dim)
+	fmt.Fprintf(&b, "  %%p = call ptr addrspace(1) @airpipe_storage_texel(ptr addrspace(1) %%a0, i32 %d, i32 %d, i32 %s, i32 %s, i32 %s, i1 true)\n", want.kind, dimCode(dim), x, y, z)
+	v := fmt.Sprintf("%%a%d", value)
 	switch want.ty {
 	case "<4 x float>":
-		b.WriteString("  %w = bitcast <4 x float> %a2 to <4 x i32>\n")
+		fmt.Fprintf(&b, "  %%w = bitcast <4 x float> %s to <4 x i32>\n", v)
 	case "<4 x half>":
-		b.WriteString("  %f = fpext <4 x half> %a2 to <4 x float>\n  %w = bitcast <4 x float> %f to <4 x i32>\n")
+		fmt.Fprintf(&b, "  %%f = fpext <4 x half> %s to <4 x float>\n  %%w = bitcast <4 x float> %%f to <4 x i32>\n", v)
 	default:
-		b.WriteString("  %w = add <4 x i32> %a2, zeroinitializer\n")
+		fmt.Fprintf(&b, "  %%w = add <4 x i32> %s, zeroinitializer\n", v)
 	}
 	b.WriteString("  store <4 x i32> %w, ptr addrspace(1) %p, align 4\n  ret void\n")
 	var ps []string
@@ -118,43 +139,52 @@ func writeOp(d declaration, dim, suffix string, refuse func(string, ...any) (str
 	return fmt.Sprintf("define internal void @%q(%s) {\nentry:\n%s}\n", d.Name, strings.Join(ps, ", "), b.String()), nil
 }
 
-// storageCoords writes the conversion of a (bounds-checked) 2-lane integer coordinate %a1 to
-// two i32 values and returns their names.
-func storageCoords(b *strings.Builder, coord string) (string, string) {
-	e := elem(coord)
-	var names [2]string
-	for c := range 2 {
-		fmt.Fprintf(b, "  %%sc%d = extractelement %s %%a1, i32 %d\n", c, coord, c)
-		names[c] = fmt.Sprintf("%%sx%d", c)
+// storageCoords writes the conversion of a (bounds-checked) coordinate %a1 — and, for an
+// array, its layer %a2, which is 0 — to the texel's x, y and z as i32 values, and returns
+// their names (missing dimensions are 0).
+func storageCoords(b *strings.Builder, d declaration, dim string) (string, string, string) {
+	coord := d.Params[1]
+	lanes := readOperands[dim].lanes
+	names := [3]string{"0", "0", "0"}
+	i32 := func(name, ty, v string) {
 		switch {
-		case e == "i32":
-			fmt.Fprintf(b, "  %s = add i32 %%sc%d, 0\n", names[c], c)
-		case elemBits(coord) < 32:
-			fmt.Fprintf(b, "  %s = zext %s %%sc%d to i32\n", names[c], e, c)
+		case ty == "i32":
+			fmt.Fprintf(b, "  %s = add i32 %s, 0\n", name, v)
+		case elemBits(ty) < 32:
+			fmt.Fprintf(b, "  %s = zext %s %s to i32\n", name, ty, v)
 		default:
-			fmt.Fprintf(b, "  %s = trunc %s %%sc%d to i32\n", names[c], e, c)
+			fmt.Fprintf(b, "  %s = trunc %s %s to i32\n", name, ty, v)
 		}
 	}
-	return names[0], names[1]
+	for c := range lanes {
+		names[c] = fmt.Sprintf("%%sx%d", c)
+		if lanes == 1 {
+			i32(names[c], coord, "%a1")
+			continue
+		}
+		fmt.Fprintf(b, "  %%sc%d = extractelement %s %%a1, i32 %d\n", c, coord, c)
+		i32(names[c], elem(coord), fmt.Sprintf("%%sc%d", c))
+	}
+	if len(readOperands[dim].indices) > 0 {
+		names[lanes] = "%sxl"
+		i32(names[lanes], d.Params[2], "%a2")
+	}
+	return names[0], names[1], names[2]
 }
 
 // storageRead writes, for a read whose coordinate was checked, the look-up of a writable
 // texture: when the operand is one, %w is its texel at the coordinate; otherwise control goes
 // on at label "uniform" (the uniform-texture path).
 func storageRead(b *strings.Builder, d declaration, kind byte, dim string) {
-	if dim != "2d" {
-		b.WriteString("  br label %uniform\nuniform:\n")
-		return
-	}
-	x, y := storageCoords(b, d.Params[1])
-	fmt.Fprintf(b, "  %%sp = call ptr addrspace(1) @airpipe_storage_texel(ptr addrspace(1) %%a0, i32 %d, i32 %d, i32 %s, i32 %s, i1 false)\n", kind, dimCode(dim), x, y)
+	x, y, z := storageCoords(b, d, dim)
+	fmt.Fprintf(b, "  %%sp = call ptr addrspace(1) @airpipe_storage_texel(ptr addrspace(1) %%a0, i32 %d, i32 %d, i32 %s, i32 %s, i32 %s, i1 false)\n", kind, dimCode(dim), x, y, z)
 	b.WriteString("  %isst = icmp ne ptr addrspace(1) %sp, null\n  br i1 %isst, label %storage, label %uniform\n")
 	b.WriteString("storage:\n  %sw = load <4 x i32>, ptr addrspace(1) %sp, align 4\n  br label %texel\nuniform:\n")
 }
 
 // storageSupport is the module text behind writable textures: a global per writable texture
 // that the wrapper sets to its buffer, and airpipe_storage_texel(texture, kind, dim, x, y,
-// write), which returns the texel's address when the texture operand is a writable argument
+// z, write), which returns the texel's address when the texture operand is a writable argument
 // texture; for another operand it returns null on a read (the caller then reads a uniform
 // texture) and, on a write, has the harness exit with status 6 (airpipe_texture_unknown 4),
 // as it does for a writable texture of another kind or dimension (3) and a read of a
@@ -169,8 +199,9 @@ func storageSupport(k *Kernel, defs string) string {
 	if !strings.Contains(defs, "@airpipe_storage_texel(") {
 		return b.String()
 	}
-	b.WriteString("\ndefine internal ptr addrspace(1) @airpipe_storage_texel(ptr addrspace(1) %t, i32 %kind, i32 %dim, i32 %x, i32 %y, i1 %write) {\nentry:\n")
-	b.WriteString("  %row = mul i32 %y, " + fmt.Sprint(TextureExtent) + "\n  %i = add i32 %row, %x\n  %i64 = zext i32 %i to i64\n  %off = mul i64 %i64, " + fmt.Sprint(TexelSize) + "\n")
+	b.WriteString("\ndefine internal ptr addrspace(1) @airpipe_storage_texel(ptr addrspace(1) %t, i32 %kind, i32 %dim, i32 %x, i32 %y, i32 %z, i1 %write) {\nentry:\n")
+	fmt.Fprintf(&b, "  %%zr = mul i32 %%z, %d\n  %%zy = add i32 %%zr, %%y\n  %%row = mul i32 %%zy, %d\n  %%i = add i32 %%row, %%x\n  %%i64 = zext i32 %%i to i64\n  %%off = mul i64 %%i64, %d\n",
+		TextureExtent, TextureExtent, TexelSize)
 	b.WriteString("  br label %s0\n")
 	n := 0
 	for _, tx := range k.Textures {

@@ -275,6 +275,9 @@ func textureOp(d declaration) (string, error) {
 		return refuse("the reference gives textures to sample, read and write (2D) only (no size queries, gathers, comparisons or depth writes)")
 	}
 	dim, suffix, _ := strings.Cut(rest, ".")
+	// A .i16 infix marks 16-bit coordinate and LOD operands, which the checks read off the
+	// declaration.
+	suffix = strings.TrimPrefix(suffix, "i16.")
 	grad := strings.HasSuffix(dim, "_grad")
 	dim = strings.TrimSuffix(dim, "_grad")
 	code := dimCode(dim)
@@ -303,13 +306,13 @@ func textureOp(d declaration) (string, error) {
 	}
 	var b strings.Builder
 	if read {
-		if err := texelBounds(&b, d, dim, 2, "airpipe_texture_oob"); err != "" {
+		if err := texelBounds(&b, d, dim, false, "airpipe_texture_oob"); err != "" {
 			return refuse("%s", err)
 		}
-		if depth || dim != "2d" {
+		if depth || !storageDim(dim) {
 			fmt.Fprintf(&b, "  %%w = call <4 x i32> @airpipe_texel(ptr addrspace(1) %%a0, ptr addrspace(2) null, i1 false, i32 %d, i32 %d)\n", want.kind, code)
 		} else {
-			// A 2D read may read a read_write texture (storage.go).
+			// The read may read a read_write texture (storage.go).
 			storageRead(&b, d, want.kind, dim)
 			fmt.Fprintf(&b, "  %%uw = call <4 x i32> @airpipe_texel(ptr addrspace(1) %%a0, ptr addrspace(2) null, i1 false, i32 %d, i32 %d)\n", want.kind, code)
 			b.WriteString("  br label %texel\ntexel:\n  %w = phi <4 x i32> [ %sw, %storage ], [ %uw, %uniform ]\n")
@@ -358,14 +361,20 @@ var readOperands = map[string]struct {
 // texelBounds writes the check of a read's or write's operands — coordinate components below
 // TextureExtent, layer and face within the texture, LOD 0 — which calls oob
 // (airpipe_texture_oob or airpipe_texture_oob_write: the harness then reports an
-// out-of-bounds access) when one fails. after is the position of the first operand after the
-// coordinate's and, for a write, the value's. It returns why the declaration cannot be read, or "".
-func texelBounds(b *strings.Builder, d declaration, dim string, after int, oob string) string {
+// out-of-bounds access) when one fails. The operands are the texture, the coordinate, the
+// index operands, for a write the value, then the LOD. It returns why the declaration cannot
+// be read, or "".
+func texelBounds(b *strings.Builder, d declaration, dim string, write bool, oob string) string {
 	ops, ok := readOperands[dim]
 	if !ok {
 		return "the reference does not know the operand order of a " + dim + " read"
 	}
-	if len(d.Params) < after+1+len(ops.indices) {
+	after := 2
+	lod := after + len(ops.indices)
+	if write {
+		lod++
+	}
+	if len(d.Params) < lod+1 {
 		return fmt.Sprintf("operands (%s): too few for coordinate, index and LOD", strings.Join(d.Params, ", "))
 	}
 	coord := d.Params[1]
@@ -394,7 +403,6 @@ func texelBounds(b *strings.Builder, d declaration, dim string, after int, oob s
 		}
 		cond("icmp ult %s %%a%d, %d", ty, after+i, bound)
 	}
-	lod := after + len(ops.indices)
 	if ty := d.Params[lod]; strings.HasPrefix(ty, "<") || isFloatType(ty) || elemBits(ty) < 8 {
 		return fmt.Sprintf("LOD operand of type %s", ty)
 	}

@@ -219,7 +219,12 @@ func TestTextureOpForms(t *testing.T) {
 		{"declare void @air.write_texture_2d.s.v4i32(ptr addrspace(1) nocapture, <2 x i16>, <4 x i32>, i32, i32)", true},
 		{"declare void @air.write_texture_2d.v4f32(ptr addrspace(1), <2 x i32>, <4 x i32>, i32, i32)", false},
 		{"declare void @air.write_texture_2d_array.v4f32(ptr addrspace(1), <2 x i32>, <4 x float>, i32, i32, i32)", false},
-		{"declare void @air.write_texture_3d.v4f32(ptr addrspace(1), <3 x i32>, <4 x float>, i32, i32)", false},
+		{"declare void @air.write_texture_3d.v4f32(ptr addrspace(1), <3 x i32>, <4 x float>, i32, i32)", true},
+		{"declare void @air.write_texture_2d_array.v4f16(ptr addrspace(1), <2 x i32>, i32, <4 x half>, i32, i32)", true},
+		{"declare void @air.write_texture_2d_array.i16.u.v4i32(ptr addrspace(1), <2 x i16>, i16, <4 x i32>, i16, i32)", true},
+		{"declare void @air.write_texture_1d.v4f32(ptr addrspace(1), i32, <4 x float>, i32, i32)", true},
+		{"declare void @air.write_texture_3d.v4f32(ptr addrspace(1), <2 x i32>, <4 x float>, i32, i32)", false},
+		{"declare void @air.write_texture_cube.v4f32(ptr addrspace(1), <2 x i32>, i32, <4 x float>, i32, i32)", false},
 		{"declare float @air.sample_compare_depth_2d.f32(ptr addrspace(1), ptr addrspace(2), <2 x float>, float, i1, <2 x i32>, i1, float)", false},
 	} {
 		ds, err := declarations(parseText(c.decl))

@@ -103,8 +103,10 @@ func FuzzParseSPIRV(f *testing.F) {
 		for _, bd := range m.bindings {
 			for dim := Dim1D; dim <= DimCubeArray; dim++ {
 				matchImage(bd.Image, TextureSpec{Dim: dim, Kind: 'd'})
+				matchImage(bd.Image, TextureSpec{Dim: dim, Kind: 'u', Storage: true})
 			}
 		}
+		spirvCapabilities(m.words)
 	})
 }
 

@@ -332,9 +332,16 @@ func againstFused(ctx context.Context, e *emulator, m *Module, ref *cpuref.Resul
 	return fr
 }
 
+// anyWritable reports whether the function has a buffer or texture it may
+// write.
 func anyWritable(k *cpuref.Kernel) bool {
 	for _, b := range k.Buffers {
 		if b.Writable() {
+			return true
+		}
+	}
+	for _, t := range k.Textures {
+		if t.Writable() {
 			return true
 		}
 	}
@@ -355,6 +362,10 @@ func dispatch(ctx context.Context, dev *device.Device, spirv []byte, entry strin
 	if dq == nil && cq == nil {
 		var err error
 		p, err = dev.LoadPipeline(spirv, entry)
+		if errors.Is(err, device.ErrUnavailable) {
+			// The SPIR-V needs a feature this device lacks.
+			return nil, pipeline.Unavailablef(err.Error())
+		}
 		if err != nil {
 			return nil, driverResult("vkCreateComputePipelines", err)
 		}
@@ -397,13 +408,14 @@ func dispatch(ctx context.Context, dev *device.Device, spirv []byte, entry strin
 		copy(buf.Bytes(), data)
 		binds = append(binds, device.Binding{Set: 0, Binding: uint32(b), Buffer: buf})
 	}
+	storage := map[int]*device.Texture{} // writable textures, by harness index
 	for _, t := range ref.Kernel.Textures {
 		dim, ok := textureDims[t.Dim]
 		if !ok {
 			done = true
 			return nil, pipeline.Fail(CodeEmulatorInterface, "texture "+strconv.Itoa(t.Index), fmt.Sprintf("the reference gives texture %d the shape %q, which the device stage cannot make", t.Index, t.Dim))
 		}
-		tex, err := dev.NewTexture(device.TextureSpec{Dim: dim, Kind: t.Kind, Texel: t.Texel})
+		tex, err := dev.NewTexture(device.TextureSpec{Dim: dim, Kind: t.Kind, Texel: t.Texel, Storage: t.Writable()})
 		if err != nil {
 			done = true
 			if errors.Is(err, device.ErrUnavailable) {
@@ -412,7 +424,12 @@ func dispatch(ctx context.Context, dev *device.Device, spirv []byte, entry strin
 			return nil, driverResult("NewTexture", err)
 		}
 		texs = append(texs, tex)
-		binds = append(binds, device.Binding{Set: 0, Binding: uint32(textureBinding + t.Index), Texture: tex})
+		binding := textureBinding + t.Index
+		if t.Writable() {
+			binding = storageTextureBinding + t.Index
+			storage[cpuref.StorageTextureBase+t.Index] = tex
+		}
+		binds = append(binds, device.Binding{Set: 0, Binding: uint32(binding), Texture: tex})
 	}
 	for _, i := range ref.Kernel.Samplers {
 		binds = append(binds, device.Binding{Set: 0, Binding: uint32(samplerBinding + i), Sampler: true})
@@ -466,6 +483,13 @@ func dispatch(ctx context.Context, dev *device.Device, spirv []byte, entry strin
 			got[cpuref.RenderTargetBase+n] = t
 		}
 	}
+	for i, tex := range storage {
+		b, err := tex.Read(ctx)
+		if err != nil {
+			return nil, driverResult("reading back texture "+strconv.Itoa(i-cpuref.StorageTextureBase), err)
+		}
+		got[i] = b
+	}
 	return got, pipeline.Result{}
 }
 
@@ -490,7 +514,11 @@ func checkInterface(bs []translate.Binding, k *cpuref.Kernel) (pipeline.Result, 
 		known[b.Index] = "storage-buffer"
 	}
 	for _, t := range k.Textures {
-		known[textureBinding+t.Index] = "sampled-image"
+		if t.Writable() {
+			known[storageTextureBinding+t.Index] = "storage-image"
+		} else {
+			known[textureBinding+t.Index] = "sampled-image"
+		}
 	}
 	for _, i := range k.Samplers {
 		known[samplerBinding+i] = "sampler"
@@ -524,7 +552,7 @@ func compare(ref *cpuref.Result, got map[int][]byte) pipeline.Result {
 	for i, want := range ref.Outputs {
 		in := ref.Inputs[i].Bytes
 		have := got[want.Index]
-		if want.Index >= cpuref.RenderTargetBase && have == nil {
+		if want.Index >= cpuref.RenderTargetBase && want.Index < cpuref.StorageTextureBase && have == nil {
 			n := want.Index - cpuref.RenderTargetBase
 			return pipeline.Fail(CodeEmulatorMismatch, fmt.Sprintf("render target %d", n),
 				fmt.Sprintf("the AIR function writes render target %d; the SPIR-V has no colour output at location %d", n, n))
@@ -572,6 +600,11 @@ func wordName(ref *cpuref.Result, index, w int) string {
 		}
 		return fmt.Sprintf("vertex %d output %d (%s) component %d", w/(4*n), w/4%n, name, w%4)
 	}
+	if n := index - cpuref.StorageTextureBase; n >= 0 {
+		texel := w / (cpuref.TexelSize / 4)
+		e := cpuref.TextureExtent
+		return fmt.Sprintf("texture %d texel (%d,%d,%d) component %d", n, texel%e, texel/e%e, texel/(e*e), w%(cpuref.TexelSize/4))
+	}
 	if n := index - cpuref.RenderTargetBase; n >= 0 {
 		width := int(ref.Grid.Size()[0])
 		px := w / (cpuref.TexelSize / 4)
@@ -594,6 +627,12 @@ func floatWord(k *cpuref.Kernel, index, w int) bool {
 	switch {
 	case k.Stage == "vertex" && index == cpuref.OutputBuffer && len(k.Outputs) > 0:
 		return k.Outputs[w/4%len(k.Outputs)].Kind == 'f'
+	case index >= cpuref.StorageTextureBase:
+		for _, t := range k.Textures {
+			if t.Writable() && cpuref.StorageTextureBase+t.Index == index {
+				return t.Kind == 'f'
+			}
+		}
 	case k.Stage == "fragment" && index >= cpuref.RenderTargetBase:
 		for _, t := range k.Targets {
 			if cpuref.RenderTargetBase+t.Index == index {

@@ -94,12 +94,24 @@ func TestEmulatorFixtures(t *testing.T) {
 		{"vertex_layer.ll", pipeline.Passed, "", ""},
 		{"../../../testdata/sample/src/pass_vert.ll", pipeline.Passed, "", ""},
 		{"texture.ll", pipeline.Passed, "", ""},
+		{"storage_write.ll", pipeline.Passed, "", ""},
+		// lavapipe (Mesa 22.3) has no shaderStorageImageReadWithoutFormat,
+		// which reading a read_write texture of Unknown format needs: the
+		// device says so as unavailable (a GPU with it passes the module).
+		{"storage_read_write.ll", pipeline.Unavailable, "", ""},
 	}
 	st := Emulator(EmulatorOptions{})
 	for _, c := range cases {
 		t.Run(filepath.Base(c.file), func(t *testing.T) {
 			m := emuModule(t, filepath.Join("testdata", "emulator", c.file))
 			r := st.Run(context.Background(), m)
+			if c.status == pipeline.Unavailable && r.Status == pipeline.Passed {
+				t.Logf("this lavapipe has the feature the case was unavailable for: %v", r.Data)
+				return
+			}
+			if c.status == pipeline.Unavailable && !strings.Contains(r.Message, "WithoutFormat") {
+				t.Fatalf("unavailable for another reason than the feature: %s %s", r.Status, r.Message)
+			}
 			if r.Status != c.status || r.Code != c.code || r.Detail != c.detail {
 				t.Fatalf("got %s %q %q (%s), want %s %q %q", r.Status, r.Code, r.Detail, r.Message, c.status, c.code, c.detail)
 			}
@@ -170,6 +182,20 @@ func TestEmulatorCatchesTextureFaults(t *testing.T) {
 	}
 	if dev.Facts().CanTime() && tm.Nanos() == 0 {
 		t.Errorf("the device can time but the draw's split gave %+v", tm)
+	}
+}
+
+// TestEmulatorCatchesStorageFaults plants a wrong lowering of a texture
+// write (its coordinates swapped): the texels read back differ from the
+// reference's, named by texture, texel and component.
+func TestEmulatorCatchesStorageFaults(t *testing.T) {
+	emuNeed(t)
+	right := emuModule(t, "testdata/emulator/storage_write.ll")
+	wrong := emuModule(t, "testdata/emulator/storage_write_swapped.ll")
+	right.Translation = wrong.Translation
+	r := Emulator(EmulatorOptions{}).Run(context.Background(), right)
+	if r.Status != pipeline.Failed || r.Code != CodeEmulatorMismatch || !strings.HasPrefix(r.Detail, "texture 2 texel (") {
+		t.Fatalf("swapped write coordinates: %s %s %q %s", r.Status, r.Code, r.Detail, r.Message)
 	}
 }
 

@@ -10,11 +10,13 @@ import (
 
 // The descriptor ABI (compiler/translate/ABI.md), restated here rather than
 // taken from the translator, whose bindings are what checkInterface checks:
-// air.buffer i is binding i, air.texture i (sample or read access) binding
-// textureBinding+i, air.sampler i binding samplerBinding+i, all in set 0.
+// air.buffer i is binding i, air.texture i binding textureBinding+i (sample
+// or read access) or storageTextureBinding+i (write or read_write), air.sampler
+// i binding samplerBinding+i, all in set 0.
 const (
-	textureBinding = 32
-	samplerBinding = 160
+	textureBinding        = 32
+	samplerBinding        = 160
+	storageTextureBinding = 480
 )
 
 // textureDims maps the reference's texture shapes to the device's.
@@ -32,7 +34,11 @@ func texturesUsed(k *cpuref.Kernel) string {
 	}
 	var parts []string
 	for _, t := range k.Textures {
-		parts = append(parts, fmt.Sprintf("%d %s %c", t.Index, t.Dim, t.Kind))
+		p := fmt.Sprintf("%d %s %c", t.Index, t.Dim, t.Kind)
+		if t.Writable() {
+			p += " " + t.Access + " (starts uniform, read back and compared)"
+		}
+		parts = append(parts, p)
 	}
 	s := fmt.Sprintf("uniform (every texel one value; coordinates, filtering and addressing not judged): %d texture(s) [%s], %d sampler(s)",
 		len(k.Textures), strings.Join(parts, ", "), len(k.Samplers))

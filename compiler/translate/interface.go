@@ -283,8 +283,14 @@ func (t *translator) bindTexture(arg *air.Argument, b air.Binding) {
 	kind := "sampled-image"
 	if storage {
 		sampled, base, kind = 2, storageTextureBase, "storage-image"
+		// The format is Unknown (Metal binds any), so each access needs its
+		// without-format capability; a write-only texture never reads, and
+		// must not demand a feature (shaderStorageImageReadWithoutFormat)
+		// some drivers lack.
 		t.b.Capability(spirv.CapabilityStorageImageWriteWithoutFormat)
-		t.b.Capability(spirv.CapabilityStorageImageReadWithoutFormat)
+		if b.Access == "read_write" {
+			t.b.Capability(spirv.CapabilityStorageImageReadWithoutFormat)
+		}
 	}
 	switch dim {
 	case spirv.Dim1D:

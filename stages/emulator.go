@@ -18,7 +18,7 @@ import (
 )
 
 // emulatorVersion changes whenever the emulator stage's verdicts change.
-const emulatorVersion = "5"
+const emulatorVersion = "6"
 
 // Emulator codes (append-only; documented in docs/codes.md).
 const (

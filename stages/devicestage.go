@@ -13,7 +13,7 @@ import (
 )
 
 // deviceVersion changes whenever the device stage's verdicts change.
-const deviceVersion = "4"
+const deviceVersion = "5"
 
 // CodeDeviceFlaky: the device's output differed from the reference and
 // three runs did not agree with each other; the status is unjudged.
@@ -110,6 +110,13 @@ func (d *deviceStage) run(ctx context.Context, m *Module) pipeline.Result {
 // asDevice renames the emulator's codes and data keys for the device stage.
 func asDevice(r pipeline.Result) pipeline.Result {
 	r.Code = strings.Replace(r.Code, "emulator/", "device/", 1)
+	if len(r.Missing) > 0 {
+		missing := make([]pipeline.Finding, len(r.Missing))
+		for i, f := range r.Missing {
+			missing[i] = pipeline.Finding{Code: strings.Replace(f.Code, "emulator/", "device/", 1), Detail: f.Detail}
+		}
+		r.Missing = missing
+	}
 	if len(r.Data) > 0 {
 		data := make(map[string]string, len(r.Data))
 		for k, v := range r.Data {

@@ -18,7 +18,7 @@ import (
 )
 
 // emulatorVersion changes whenever the emulator stage's verdicts change.
-const emulatorVersion = "6"
+const emulatorVersion = "7"
 
 // Emulator codes (append-only; documented in docs/codes.md).
 const (
@@ -197,6 +197,11 @@ func (e *emulator) run(ctx context.Context, m *Module) pipeline.Result {
 			r.Detail += " " + nj.Detail
 		}
 		r.Message = r.Detail + ": " + nj.Reason
+		// Everything the reference would need, so that `airpipe features`
+		// ranks what would let it judge the most modules.
+		for _, b := range append([]string{nj.Blocker()}, nj.Also...) {
+			r.Missing = append(r.Missing, pipeline.Finding{Code: CodeEmulatorNoReference, Detail: b})
+		}
 		return r
 	case errors.Is(err, cpuref.ErrUnavailable):
 		return pipeline.Unavailablef(err.Error())

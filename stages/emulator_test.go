@@ -121,6 +121,9 @@ func TestEmulatorFixtures(t *testing.T) {
 			if r.Status == pipeline.Unjudged && r.Message == "" {
 				t.Fatal("unjudged without a reason")
 			}
+			if r.Code == CodeEmulatorNoReference && (len(r.Missing) == 0 || r.Missing[0] != pipeline.Finding{Code: CodeEmulatorNoReference, Detail: c.detail}) {
+				t.Fatalf("set aside without what the reference lacks first in Missing: %+v", r.Missing)
+			}
 			t.Logf("%s %s %v", r.Status, r.Message, r.Data)
 		})
 	}

@@ -71,6 +71,19 @@ type NotJudgeableError struct {
 	Detail string
 	// Reason is a sentence for people.
 	Reason string
+	// Also lists, as Blocker strings, the other operations of the module
+	// the reference would need before it could run it (empty when this is
+	// the only one), so a ranking can say what unblocks most.
+	Also []string `json:",omitempty"`
+}
+
+// Blocker is the error's kind and detail as one string:
+// "approximate-op air.fast_pow.f32".
+func (e *NotJudgeableError) Blocker() string {
+	if e.Detail == "" {
+		return e.Kind
+	}
+	return e.Kind + " " + e.Detail
 }
 
 func (e *NotJudgeableError) Error() string {

@@ -1,6 +1,7 @@
 package cpuref
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"sort"
@@ -48,13 +49,25 @@ func rewrite(t *textModule, k *Kernel) (string, error) {
 	drop := map[int]bool{}
 	var defs []string
 	sort.Slice(decls, func(i, j int) bool { return decls[i].Name < decls[j].Name })
+	// Every declaration is tried, so that a module set aside names all the
+	// operations it would need, not only the first (NotJudgeableError.Also).
+	var first *NotJudgeableError
 	for _, d := range decls {
 		def, err := defineOp(d)
-		if err != nil {
+		var nj *NotJudgeableError
+		switch {
+		case errors.As(err, &nj) && first == nil:
+			first = nj
+		case nj != nil:
+			first.Also = append(first.Also, nj.Blocker())
+		case err != nil:
 			return "", err
 		}
 		drop[d.Line] = true
 		defs = append(defs, def)
+	}
+	if first != nil {
+		return "", first
 	}
 	fn, err := t.defined(k.Name)
 	if err != nil {

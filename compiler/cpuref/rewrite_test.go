@@ -1,6 +1,7 @@
 package cpuref
 
 import (
+	"errors"
 	"strings"
 	"testing"
 )
@@ -76,5 +77,32 @@ func TestDefineOps(t *testing.T) {
 		if !ok || nj.Kind != c.kind || nj.Detail != c.name {
 			t.Errorf("%s: got %v, want kind %s", c.name, err, c.kind)
 		}
+	}
+}
+
+// TestRewriteNamesEveryBlocker: a module with several operations the
+// reference cannot define is set aside naming the first (by name) and
+// listing the others in Also, each once.
+func TestRewriteNamesEveryBlocker(t *testing.T) {
+	ll := variant("kernel", "declare float @air.fast_pow.f32(float, float)\ndeclare float @air.fast_fract.f32(float)\ndeclare float @air.sin.f32(float)", "",
+		`  %f = bitcast i32 %v to float
+  %a = tail call fast float @air.fast_pow.f32(float %f, float %f)
+  %b = tail call fast float @air.fast_fract.f32(float %a)
+  %c = tail call float @air.sin.f32(float %b)
+  store float %c, ptr addrspace(1) %p`, "")
+	tm := parseText(ll)
+	k, err := inspect(tm, "k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = rewrite(tm, k)
+	var nj *NotJudgeableError
+	if !errors.As(err, &nj) {
+		t.Fatalf("rewrite: %v", err)
+	}
+	got := append([]string{nj.Blocker()}, nj.Also...)
+	want := []string{"approximate-op air.fast_fract.f32", "approximate-op air.fast_pow.f32", "approximate-op air.sin.f32"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("blockers %q, want %q", got, want)
 	}
 }

@@ -204,14 +204,21 @@ func (ld *logical) writeBuffer(set uint64, binding, dtype uint32, buffer, offset
 	bi.Buffer = buffer
 	bi.Offset = offset
 	bi.Range = ^uint64(0) // VK_WHOLE_SIZE
+	w := ld.descriptorWrite(a, set, binding, dtype)
+	w.PBufferInfo = vk.Addr(bi)
+	vk.Call(ld.fns.UpdateDescriptorSets, ld.handle, 1, vk.Addr(w), 0, 0)
+}
+
+// descriptorWrite is a VkWriteDescriptorSet of one descriptor, in a, for
+// the caller to point at its buffer or image info.
+func (ld *logical) descriptorWrite(a *vk.Arena, set uint64, binding, dtype uint32) *vk.WriteDescriptorSet {
 	w := vk.New[vk.WriteDescriptorSet](a)
 	w.SType = vk.StructureTypeWriteDescriptorSet
 	w.DstSet = set
 	w.DstBinding = binding
 	w.DescriptorCount = 1
 	w.DescriptorType = dtype
-	w.PBufferInfo = vk.Addr(bi)
-	vk.Call(ld.fns.UpdateDescriptorSets, ld.handle, 1, vk.Addr(w), 0, 0)
+	return w
 }
 
 // Release releases the ICB's Vulkan objects now instead of when it is collected. Work that

@@ -123,14 +123,11 @@ func (t *Texture) Read(ctx context.Context) ([]byte, error) {
 // recordRead records the texture's move from GENERAL to TRANSFER_SRC_OPTIMAL after every
 // earlier write, its copy into buf, and its move back to GENERAL for later shaders.
 func (t *Texture) recordRead(enc *Encoder, buf *Buffer) error {
-	cmd, err := enc.CommandBuffer()
+	cmd, err := t.record(enc)
 	if err != nil {
 		return err
 	}
 	d := t.d
-	if err := d.useTexture(t); err != nil {
-		return err
-	}
 	d.open.keep = append(d.open.keep, buf)
 	ld := d.dev
 	a := vk.GetArena()

@@ -240,19 +240,25 @@ func (t *Texture) subresources() vk.ImageSubresourceRange {
 	return vk.ImageSubresourceRange{AspectMask: t.aspect, LevelCount: 1, LayerCount: texShapes[t.spec.Dim].layers}
 }
 
+// record returns the encoder's open command buffer after marking t as used
+// by it (so that Free waits for it).
+func (t *Texture) record(enc *Encoder) (uintptr, error) {
+	cmd, err := enc.CommandBuffer()
+	if err != nil {
+		return 0, err
+	}
+	return cmd, t.d.useTexture(t)
+}
+
 // recordClear records, into the open command buffer, the texture's move to TRANSFER_DST, its
 // clear to spec.Texel and its move to SHADER_READ_ONLY_OPTIMAL (a storage texture: GENERAL)
 // for every later command.
 func (t *Texture) recordClear(enc *Encoder) error {
-	cmd, err := enc.CommandBuffer()
+	cmd, err := t.record(enc)
 	if err != nil {
 		return err
 	}
-	d := t.d
-	if err := d.useTexture(t); err != nil {
-		return err
-	}
-	ld := d.dev
+	ld := t.d.dev
 	a := vk.GetArena()
 	defer vk.PutArena(a)
 	rng := vk.New[vk.ImageSubresourceRange](a)
@@ -383,12 +389,7 @@ func (ld *logical) writeImage(set uint64, binding, dtype uint32, view, sampler u
 	if dtype == vk.DescriptorTypeStorageImage {
 		ii.ImageLayout = vk.ImageLayoutGeneral
 	}
-	w := vk.New[vk.WriteDescriptorSet](a)
-	w.SType = vk.StructureTypeWriteDescriptorSet
-	w.DstSet = set
-	w.DstBinding = binding
-	w.DescriptorCount = 1
-	w.DescriptorType = dtype
+	w := ld.descriptorWrite(a, set, binding, dtype)
 	w.PImageInfo = vk.Addr(ii)
 	vk.Call(ld.fns.UpdateDescriptorSets, ld.handle, 1, vk.Addr(w), 0, 0)
 }

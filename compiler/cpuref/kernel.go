@@ -146,12 +146,8 @@ func inspect(t *textModule, entry string) (*Kernel, error) {
 			if err := k.addBuffer(p, n, arg, entry); err != nil {
 				return nil, err
 			}
-		case role == "air.texture":
-			if err := k.addTexture(p, n, arg, entry); err != nil {
-				return nil, err
-			}
-		case role == "air.sampler":
-			if err := k.addSampler(p, arg, entry); err != nil {
+		case role == "air.texture" || role == "air.sampler":
+			if err := k.addResource(role, p, n, arg, entry); err != nil {
 				return nil, err
 			}
 		case strings.Contains(role, "simdgroup") || strings.Contains(role, "quadgroup") || role == "air.threads_per_simdgroup":

@@ -152,6 +152,15 @@ func textureOf(keys []string, ty string, param int) (Texture, error) {
 	return tx, nil
 }
 
+// addResource records an air.texture or air.sampler parameter (role), for
+// every kind of entry point.
+func (k *Kernel) addResource(role string, p *Param, n int, arg []string, entry string) error {
+	if role == "air.sampler" {
+		return k.addSampler(p, arg, entry)
+	}
+	return k.addTexture(p, n, arg, entry)
+}
+
 // addTexture records an air.texture parameter, refusing two parameters on one texture index.
 func (k *Kernel) addTexture(p *Param, n int, arg []string, entry string) error {
 	tx, err := textureOf(arg[2:], p.Type, n)

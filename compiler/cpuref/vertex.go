@@ -124,12 +124,8 @@ func inspectVertex(t *textModule, entry string, node []string) (*Kernel, error) 
 			if p.Type != "i32" && p.Type != "i16" {
 				return nil, notJudgeable(KindArgument, role+" "+p.Type, "%s of type %s", role, p.Type)
 			}
-		case "air.texture":
-			if err := k.addTexture(p, n, arg, entry); err != nil {
-				return nil, err
-			}
-		case "air.sampler":
-			if err := k.addSampler(p, arg, entry); err != nil {
+		case "air.texture", "air.sampler":
+			if err := k.addResource(role, p, n, arg, entry); err != nil {
 				return nil, err
 			}
 		default:

@@ -129,15 +129,21 @@ func TestEmulatorFixtures(t *testing.T) {
 	}
 }
 
+// plantedLowering judges the AIR of fixture right with the translation of
+// fixture wrong, as a translator that lowered it wrongly would hand it on.
+func plantedLowering(t *testing.T, right, wrong string) pipeline.Result {
+	t.Helper()
+	m := emuModule(t, "testdata/emulator/"+right)
+	m.Translation = emuModule(t, "testdata/emulator/"+wrong).Translation
+	return Emulator(EmulatorOptions{}).Run(context.Background(), m)
+}
+
 // TestEmulatorCatchesSwappedComponents plants a wrong lowering: the SPIR-V
 // of a kernel whose two vector components are swapped, judged against the
 // AIR of the right one. The stage must see the mismatch and name the word.
 func TestEmulatorCatchesSwappedComponents(t *testing.T) {
 	emuNeed(t)
-	right := emuModule(t, "testdata/emulator/swizzle.ll")
-	wrong := emuModule(t, "testdata/emulator/swizzle_swapped.ll")
-	right.Translation = wrong.Translation
-	r := Emulator(EmulatorOptions{}).Run(context.Background(), right)
+	r := plantedLowering(t, "swizzle.ll", "swizzle_swapped.ll")
 	if r.Status != pipeline.Failed || r.Code != CodeEmulatorMismatch {
 		t.Fatalf("got %s %s %s, want a mismatch", r.Status, r.Code, r.Message)
 	}
@@ -193,10 +199,7 @@ func TestEmulatorCatchesTextureFaults(t *testing.T) {
 // reference's, named by texture, texel and component.
 func TestEmulatorCatchesStorageFaults(t *testing.T) {
 	emuNeed(t)
-	right := emuModule(t, "testdata/emulator/storage_write.ll")
-	wrong := emuModule(t, "testdata/emulator/storage_write_swapped.ll")
-	right.Translation = wrong.Translation
-	r := Emulator(EmulatorOptions{}).Run(context.Background(), right)
+	r := plantedLowering(t, "storage_write.ll", "storage_write_swapped.ll")
 	if r.Status != pipeline.Failed || r.Code != CodeEmulatorMismatch || !strings.HasPrefix(r.Detail, "texture 2 texel (") {
 		t.Fatalf("swapped write coordinates: %s %s %q %s", r.Status, r.Code, r.Detail, r.Message)
 	}

@@ -134,15 +134,19 @@ func (b *Buffer) Address() uint64 { return b.addr }
 // Handle is the VkBuffer.
 func (b *Buffer) Handle() uint64 { return b.buffer }
 
+// holds evaluates live, which reads the device's object sets, under d.mu.
+func (d *Device) holds(live func() bool) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return live()
+}
+
 // live reports whether b is a live buffer of d.
 func (d *Device) live(b *Buffer) bool {
 	if b == nil || b.d != d {
 		return false
 	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	_, ok := d.buffers[b]
-	return ok && !b.freed
+	return d.holds(func() bool { _, ok := d.buffers[b]; return ok && !b.freed })
 }
 
 // Free releases the buffer. Work that uses it must be done; freeing twice is harmless.

@@ -101,10 +101,7 @@ func (d *Device) loaded(p *Pipeline) bool {
 	if p == nil || p.d != d {
 		return false
 	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	_, ok := d.pipelines[p]
-	return ok && !p.unloaded
+	return d.holds(func() bool { _, ok := d.pipelines[p]; return ok && !p.unloaded })
 }
 
 // Unload removes the pipeline from the device: later ICB calls that name it are invalid.

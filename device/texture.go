@@ -318,10 +318,7 @@ func (d *Device) liveTexture(t *Texture) bool {
 	if t == nil || t.d != d {
 		return false
 	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	_, ok := d.textures[t]
-	return ok && !t.freed
+	return d.holds(func() bool { _, ok := d.textures[t]; return ok && !t.freed })
 }
 
 // Free releases the texture: at once when no submitted work uses it, otherwise as soon as

@@ -31,6 +31,9 @@ type DrawArgs struct {
 	Inputs map[uint32][]uint32
 	// Bindings bind the shader's buffers, textures and sampler.
 	Bindings []Binding
+	// Specialization gives the fragment shader's specialization constants their values (at
+	// most once per SpecId); the others keep their defaults, undeclared SpecIds are ignored.
+	Specialization []SpecValue
 	// Timing, when not nil, receives the GPU time of the command buffer that holds the draw
 	// and the copies of its targets (Draw splits after them).
 	Timing *Timing
@@ -93,6 +96,9 @@ func (d *Device) Draw(ctx context.Context, frag []byte, entry string, x DrawArgs
 	if err := d.checkBindings("Draw", fm.bindings, x.Bindings); err != nil {
 		return nil, err
 	}
+	if err := checkSpec("Draw", fm, x.Specialization, nil); err != nil {
+		return nil, err
+	}
 	formats := make([]Format, len(x.Targets))
 	masks := make([]uint32, len(x.Targets))
 	for i, t := range x.Targets {
@@ -112,7 +118,7 @@ func (d *Device) Draw(ctx context.Context, frag []byte, entry string, x DrawArgs
 		return nil, err
 	}
 	p, err := ld.newGraphicsPipeline(graphicsDesc{vert: vert, vertEntry: "main", frag: fm.words, fragEntry: fe.Name,
-		bindings: fm.bindings, formats: formats, masks: masks}, false)
+		bindings: fm.bindings, formats: formats, masks: masks, spec: mergeSpec(nil, x.Specialization)}, false)
 	if err != nil {
 		d.leave()
 		return nil, err

@@ -171,7 +171,8 @@ type graphicsDesc struct {
 	bindings             []spirvBinding
 	push                 bool
 	formats              []Format
-	masks                []uint32 // per attachment colour write mask; nil: all components
+	masks                []uint32          // per attachment colour write mask; nil: all components
+	spec                 map[uint32]uint32 // specialization (SpecId -> word) of both stages
 }
 
 func (d *logical) newGraphicsPipeline(g graphicsDesc, capture bool) (_ *computePipeline, err error) {
@@ -198,7 +199,8 @@ func (d *logical) newGraphicsPipeline(g graphicsDesc, capture bool) (_ *computeP
 			return nil, err
 		}
 		p.modules = append(p.modules, mod)
-		stages[n] = vk.PipelineShaderStageCreateInfo{SType: vk.StructureTypePipelineShaderStageCreateInfo, Stage: s.stage, Module: mod, PName: a.CString(s.entry)}
+		stages[n] = vk.PipelineShaderStageCreateInfo{SType: vk.StructureTypePipelineShaderStageCreateInfo, Stage: s.stage, Module: mod, PName: a.CString(s.entry),
+			PSpecializationInfo: specialization(a, g.spec)}
 		n++
 	}
 	if err := p.makeLayout(g.bindings, g.push, vk.ShaderStageAllGraphics, false); err != nil {

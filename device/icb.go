@@ -85,7 +85,7 @@ func (d *Device) ICB(args *Buffer, ds []Dispatch) (*ICB, error) {
 		if !x.Pipeline.argsOnly {
 			return nil, errors.New("device: ICB: pipeline " + x.Pipeline.entry + " takes descriptors other than its argument buffer (set 0 binding 0)")
 		}
-		v, err := x.Pipeline.variant([3]uint32{uint32(x.Threads[0]), uint32(x.Threads[1]), uint32(x.Threads[2])})
+		v, err := x.Pipeline.variant([3]uint32{uint32(x.Threads[0]), uint32(x.Threads[1]), uint32(x.Threads[2])}, nil)
 		if err != nil {
 			return nil, err
 		}

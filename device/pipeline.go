@@ -8,17 +8,19 @@ import (
 )
 
 // Pipeline is the code of one compute entry point loaded on a device (seed 001's pipeline).
-// Vulkan fixes a kernel's threads per threadgroup when it builds the pipeline, so a Pipeline
-// builds one VkPipeline per threadgroup size it is dispatched with, on first use.
+// Vulkan fixes a kernel's threads per threadgroup and its specialization constants when it
+// builds the pipeline, so a Pipeline builds one VkPipeline per distinct threadgroup size and
+// specialization (DispatchArgs.Specialization) it is dispatched with, on first use.
 type Pipeline struct {
 	d        *Device
 	mod      *spirvModule
 	entry    string
 	entryID  uint32
-	argsOnly bool // its only descriptor is the argument buffer, set 0 binding 0
+	argsOnly bool            // its only descriptor is the argument buffer, set 0 binding 0
+	wgSpec   map[uint32]bool // SpecIds that carry the workgroup size (the device's own)
 
 	mu       sync.Mutex
-	variants map[[3]uint32]*computePipeline
+	variants map[variantKey]*computePipeline
 	unloaded bool // guarded by d.mu
 }
 
@@ -37,9 +39,9 @@ func (d *Device) LoadPipeline(spirv []byte, entry string) (*Pipeline, error) {
 	if !ok {
 		return nil, argErr("LoadPipeline", -1, "module has no GLCompute entry point %q", entry)
 	}
-	p := &Pipeline{d: d, mod: m, entry: entry, entryID: id, variants: map[[3]uint32]*computePipeline{}}
+	p := &Pipeline{d: d, mod: m, entry: entry, entryID: id, wgSpec: m.workgroupSpecIDs(id), variants: map[variantKey]*computePipeline{}}
 	p.argsOnly = len(m.bindings) == 1 && m.bindings[0] == spirvBinding{Set: 0, Binding: 0, Type: vk.DescriptorTypeStorageBuffer, Count: 1} && !m.pushConstants
-	if _, err := p.variant([3]uint32{}); err != nil {
+	if _, err := p.variant([3]uint32{}, nil); err != nil {
 		p.destroy()
 		return nil, err
 	}
@@ -77,22 +79,31 @@ func (d *Device) checkThreads(t [3]int) error {
 	return nil
 }
 
-// variant returns the VkPipeline for threads per threadgroup (all zero: the module's own).
-func (p *Pipeline) variant(threads [3]uint32) (*computePipeline, error) {
+// variantKey names one VkPipeline of a Pipeline: its threads per threadgroup and its
+// specialization (specKey's canonical form).
+type variantKey struct {
+	threads [3]uint32
+	spec    string
+}
+
+// variant returns the VkPipeline for threads per threadgroup (all zero: the module's own) and
+// the specialization vs (checked by checkSpec), merged with the workgroup-size constants.
+func (p *Pipeline) variant(threads [3]uint32, vs []SpecValue) (*computePipeline, error) {
+	key := variantKey{threads, specKey(vs)}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if v, ok := p.variants[threads]; ok {
+	if v, ok := p.variants[key]; ok {
 		return v, nil
 	}
 	words, spec := p.mod.words, map[uint32]uint32(nil)
 	if threads != [3]uint32{} {
 		words, spec = p.mod.withLocalSize(p.entryID, threads)
 	}
-	v, err := p.d.dev.newComputePipeline(words, p.entry, p.mod.bindings, p.mod.pushConstants, spec, false, false)
+	v, err := p.d.dev.newComputePipeline(words, p.entry, p.mod.bindings, p.mod.pushConstants, mergeSpec(spec, vs), false, false)
 	if err != nil {
 		return nil, err
 	}
-	p.variants[threads] = v
+	p.variants[key] = v
 	return v, nil
 }
 
@@ -119,5 +130,5 @@ func (p *Pipeline) destroy() {
 	for _, v := range p.variants {
 		v.destroy()
 	}
-	p.variants = map[[3]uint32]*computePipeline{}
+	p.variants = map[variantKey]*computePipeline{}
 }

@@ -53,6 +53,10 @@ type DispatchArgs struct {
 	Threads  [3]uint32 // threads per threadgroup, each at least 1
 	Bindings []Binding // one per descriptor the module declares
 	Push     []byte    // push constants from offset 0, when the module has them
+	// Specialization gives specialization constants their values (at most once per SpecId;
+	// not the SpecIds of the workgroup size, which Threads sets). Constants it leaves out
+	// keep the module's defaults; SpecIds the module does not declare are ignored.
+	Specialization []SpecValue
 	// Timing, when not nil, receives Run's GPU time (Run splits after the dispatch).
 	// Encoder.Dispatch ignores it: a fill times its work with Encoder.Split.
 	Timing *Timing
@@ -75,6 +79,9 @@ func (d *Device) checkDispatch(fn string, p *Pipeline, x DispatchArgs) error {
 		return argErr(fn, -1, "push constants given to a module without them")
 	}
 	if err := d.checkBindings(fn, p.mod.bindings, x.Bindings); err != nil {
+		return err
+	}
+	if err := checkSpec(fn, p.mod, x.Specialization, p.wgSpec); err != nil {
 		return err
 	}
 	t := [3]int{int(x.Threads[0]), int(x.Threads[1]), int(x.Threads[2])}
@@ -225,7 +232,7 @@ func (e *Encoder) Dispatch(p *Pipeline, x DispatchArgs) error {
 	if err := d.checkDispatch("Dispatch", p, x); err != nil {
 		return err
 	}
-	v, err := p.variant(x.Threads)
+	v, err := p.variant(x.Threads, x.Specialization)
 	if err != nil {
 		return err
 	}
@@ -332,7 +339,10 @@ func (d *Device) Run(ctx context.Context, p *Pipeline, x DispatchArgs) error {
 	if err := d.checkDispatch("Run", p, x); err != nil {
 		return err
 	}
-	if _, err := p.variant(x.Threads); err != nil {
+	if _, err := p.variant(x.Threads, x.Specialization); err != nil {
+		if len(x.Specialization) > 0 {
+			return fmt.Errorf("building %s for %v threads, specialization %v: %w", p.entry, x.Threads, x.Specialization, err)
+		}
 		return fmt.Errorf("building %s for %v threads: %w", p.entry, x.Threads, err)
 	}
 	v, err := d.Submit(func(enc *Encoder, _ any, _ uint64) error {

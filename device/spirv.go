@@ -29,6 +29,8 @@ const (
 	opTypeFunction          = 33
 	opConstant              = 43
 	opConstantNull          = 46
+	opSpecConstantTrue      = 48
+	opSpecConstantFalse     = 49
 	opSpecConstant          = 50
 	opSpecConstantComposite = 51
 	opFunction              = 54
@@ -126,6 +128,7 @@ type spirvModule struct {
 	specIDs       map[uint32]uint32    // result id -> SpecId
 	composites    map[uint32][]uint32  // OpSpecConstantComposite / constant composite constituents
 	constAt       map[uint32]int       // OpConstant / OpSpecConstant result id -> word index of its value
+	specTypes     map[uint32]uint32    // OpSpecConstant{,True,False} result id -> its type id
 }
 
 // SPIRVError is a SPIR-V module airpipe cannot read: it names the construct and the byte offset.
@@ -164,6 +167,7 @@ func parseSPIRV(code []byte) (*spirvModule, error) {
 		specIDs:      map[uint32]uint32{},
 		composites:   map[uint32][]uint32{},
 		constAt:      map[uint32]int{},
+		specTypes:    map[uint32]uint32{},
 	}
 	type ptrType struct{ sc, pointee uint32 }
 	ptrs := map[uint32]ptrType{}
@@ -249,6 +253,14 @@ func parseSPIRV(code []byte) (*spirvModule, error) {
 				return nil, err
 			}
 			m.constAt[ins[2]] = i + 3
+			if op == opSpecConstant {
+				m.specTypes[ins[2]] = ins[1]
+			}
+		case opSpecConstantTrue, opSpecConstantFalse:
+			if err := short(3); err != nil {
+				return nil, err
+			}
+			m.specTypes[ins[2]] = ins[1]
 		case opSpecConstantComposite, 44: // 44: OpConstantComposite
 			if err := short(3); err != nil {
 				return nil, err

@@ -32,6 +32,9 @@ type VertexArgs struct {
 	Initial []byte
 	// Bindings bind the shader's buffers, textures and sampler.
 	Bindings []Binding
+	// Specialization gives the vertex shader's specialization constants their values (at
+	// most once per SpecId); the others keep their defaults, undeclared SpecIds are ignored.
+	Specialization []SpecValue
 	// Timing, when not nil, receives the GPU time of the command buffer that holds the
 	// capture draw (CaptureVertices splits after it).
 	Timing *Timing
@@ -79,6 +82,9 @@ func (d *Device) CaptureVertices(ctx context.Context, vert []byte, entry string,
 		return nil, argErr("CaptureVertices", -1, "the vertex shader has push constants, which CaptureVertices does not give")
 	}
 	if err := d.checkBindings("CaptureVertices", m.bindings, x.Bindings); err != nil {
+		return nil, err
+	}
+	if err := checkSpec("CaptureVertices", m, x.Specialization, nil); err != nil {
 		return nil, err
 	}
 	offsets := map[uint32]uint32{}
@@ -143,7 +149,7 @@ func (d *Device) CaptureVertices(ctx context.Context, vert []byte, entry string,
 	if err := d.enter(); err != nil {
 		return nil, err
 	}
-	p, err := ld.newGraphicsPipeline(graphicsDesc{vert: words, vertEntry: e.Name, attrs: attrs, bindings: m.bindings}, false)
+	p, err := ld.newGraphicsPipeline(graphicsDesc{vert: words, vertEntry: e.Name, attrs: attrs, bindings: m.bindings, spec: mergeSpec(nil, x.Specialization)}, false)
 	var capture, vbuf *Buffer
 	release := func() {
 		if capture != nil {

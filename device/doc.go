@@ -63,4 +63,12 @@
 //		{Set: 0, Binding: 480 + i, Texture: st}, // STORAGE_IMAGE, GENERAL layout
 //	}})
 //	texels, err := st.Read(ctx) // 4·4·16 bytes, row-major: cpuref's buffer StorageTextureBase+i
+//
+// Specialization (Metal function constant k is SpecId 100+k; one 32-bit word each: float bits,
+// two's complement, or 0/1 for a bool). A Pipeline builds and caches one VkPipeline per distinct
+// threads and specialization; Draw and CaptureVertices take the same field:
+//
+//	err := d.Run(ctx, p, device.DispatchArgs{..., Specialization: []device.SpecValue{
+//		{ID: 100, Word: 1}, {ID: 101, Word: math.Float32bits(0.5)}}})
+//	// *ArgumentError: a SpecId twice, a workgroup-size SpecId, a bool not 0/1, a non-32-bit constant
 package device

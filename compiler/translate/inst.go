@@ -7,6 +7,9 @@ import (
 
 // inst lowers one non-terminator, non-phi instruction.
 func (t *translator) inst(in air.Instruction) {
+	if t.fnConstAccess(in) {
+		return
+	}
 	switch in := in.(type) {
 	case *air.BinOp:
 		t.vals[in] = t.binop(in)

@@ -521,6 +521,11 @@ func (t *translator) allocaRoot(a *air.Alloca) *root {
 }
 
 func (t *translator) globalRoot(g *air.GlobalVariable) *root {
+	if t.fcs[g] != nil {
+		// Loads of a function constant never get here (fnconst.go); its address escaped.
+		t.miss.add(CodeUnsupportedInterface, "address of function constant @"+g.Name)
+		return nil
+	}
 	size, err := allocSize(g.ValueType)
 	if err != nil || size > 1<<20 {
 		t.miss.addf(CodeUnsupportedType, "global of %s", g.ValueType)

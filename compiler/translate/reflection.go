@@ -21,6 +21,24 @@ type Reflection struct {
 	Threadgroup []ThreadgroupMemory `json:"threadgroup,omitempty"`
 	// Capabilities are the SPIR-V capabilities the module declares.
 	Capabilities []string `json:"capabilities,omitempty"`
+	// SpecConstants are the Metal function constants the entry point reads,
+	// by ID (ABI.md, "Function constants").
+	SpecConstants []SpecConstant `json:"spec_constants,omitempty"`
+}
+
+// SpecConstant is one Metal function constant lowered to a SPIR-V
+// specialization constant. Its specialization data is always one 32-bit
+// word: a VkBool32 for "bool", an int32 for char/short/int, a uint32 for
+// uchar/ushort/uint, a float32 for half and float.
+type SpecConstant struct {
+	// ID is the SpecId: 100 + Index.
+	ID uint32 `json:"id"`
+	// Index is the Metal function constant index ([[function_constant(Index)]]).
+	Index int `json:"index"`
+	// Name is the function constant's name in the Metal source.
+	Name string `json:"name"`
+	// Type is the Metal type ("bool", "float", "uint", "ushort", ...).
+	Type string `json:"type"`
 }
 
 // Binding is one descriptor binding.

@@ -60,13 +60,18 @@ func translate(m *air.Module, ep air.EntryPoint, opts options) (*Output, error) 
 		return nil, &MissingError{Entry: name, Missing: t.miss.sorted()}
 	}
 	sort.Slice(t.refl.Bindings, func(i, j int) bool { return t.refl.Bindings[i].Binding < t.refl.Bindings[j].Binding })
+	sort.Slice(t.refl.SpecConstants, func(i, j int) bool { return t.refl.SpecConstants[i].ID < t.refl.SpecConstants[j].ID })
 	for _, c := range t.b.Capabilities() {
 		t.refl.Capabilities = append(t.refl.Capabilities, c.String())
 	}
-	data, err := t.b.Bytes()
+	words, err := t.b.Words()
 	if err != nil {
 		return nil, fmt.Errorf("translate @%s: %w", name, err)
 	}
+	if err := patchBoolSpecConstants(words, t.boolSpecs); err != nil {
+		return nil, fmt.Errorf("translate @%s: %w", name, err)
+	}
+	data := spirv.WordsToBytes(words)
 	return &Output{SPIRV: data, Reflection: t.refl, Entry: name}, nil
 }
 
@@ -114,6 +119,10 @@ type translator struct {
 	// specs are the emitted callee specialisations; active guards recursion.
 	specs  map[string]spirv.ID
 	active map[*air.Function]bool
+	// fcs are the module's function constants (fnconst.go); boolSpecs are
+	// the bool spec constants, rewritten to OpSpecConstantFalse at the end.
+	fcs       map[*air.GlobalVariable]*fnConst
+	boolSpecs map[spirv.ID]bool
 }
 
 func newTranslator(m *air.Module, ep air.EntryPoint, model spirv.ExecutionModel) *translator {
@@ -134,6 +143,12 @@ func newTranslator(m *air.Module, ep air.EntryPoint, model spirv.ExecutionModel)
 		refl:     Reflection{Stage: string(ep.Stage), Entry: ep.Function.Name},
 	}
 	t.u32 = b.TypeInt(32, false)
+	t.boolSpecs = map[spirv.ID]bool{}
+	var malformed []string
+	t.fcs, malformed = functionConstants(m)
+	for _, d := range malformed {
+		t.miss.add(CodeUnsupportedInterface, d)
+	}
 	return t
 }
 

@@ -37,6 +37,10 @@ type Kernel struct {
 	Textures []Texture `json:",omitempty"`
 	// Samplers are the Metal indices of the air.sampler arguments, in order.
 	Samplers []int `json:",omitempty"`
+	// FunctionConstants are the module's Metal function constants
+	// (!air.function_constants), by index, each with the value the reference
+	// gives it (FunctionConstantWord); the device specializes with the same words.
+	FunctionConstants []FunctionConstant `json:",omitempty"`
 }
 
 // Buffer is one air.buffer argument.
@@ -101,13 +105,35 @@ var builtinSlot = map[string]int{
 	"air.thread_index_in_threadgroup":    18,
 }
 
-// inspect reads the entry point's interface. Things the reference cannot
-// run come back as a *NotJudgeableError.
+// inspect reads the entry point's interface — of a kernel, fragment or
+// vertex function alike — with the module's function constants. Things the
+// reference cannot run come back as a *NotJudgeableError.
 func inspect(t *textModule, entry string) (*Kernel, error) {
 	stage, node, err := findEntry(t, entry)
 	if err != nil {
 		return nil, err
 	}
+	if stage == "air.kernel" || stage == "air.fragment" || stage == "air.vertex" {
+		if err := refuseConditionalArguments(t, node); err != nil {
+			return nil, err
+		}
+	}
+	k, err := inspectStage(t, entry, stage, node)
+	if err != nil {
+		return nil, err
+	}
+	fcs, err := readFunctionConstants(t)
+	if err != nil {
+		return nil, err
+	}
+	for _, fc := range fcs {
+		k.FunctionConstants = append(k.FunctionConstants, fc.FunctionConstant)
+	}
+	return k, nil
+}
+
+// inspectStage reads the interface of an entry point of the given stage.
+func inspectStage(t *textModule, entry, stage string, node []string) (*Kernel, error) {
 	switch stage {
 	case "air.fragment":
 		return inspectFragment(t, entry, node)

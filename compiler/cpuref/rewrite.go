@@ -39,7 +39,11 @@ var (
 //   - each air.* declaration is replaced by its definition (ops.go), or the
 //     module is not judgeable.
 func rewrite(t *textModule, k *Kernel) (string, error) {
-	if err := refuseFeatures(t); err != nil {
+	fcGlobals, err := functionConstantGlobals(t)
+	if err != nil {
+		return "", err
+	}
+	if err := refuseFeatures(t, fcGlobals); err != nil {
 		return "", err
 	}
 	decls, err := declarations(t)
@@ -81,6 +85,8 @@ func rewrite(t *textModule, k *Kernel) (string, error) {
 		switch {
 		case drop[i]:
 			continue
+		case fcGlobals[i] != "":
+			l = fcGlobals[i]
 		case strings.HasPrefix(l, "target triple"):
 			l = fmt.Sprintf("target triple = %q", hostTriple)
 		case strings.HasPrefix(l, "target datalayout"):
@@ -118,21 +124,19 @@ func rewrite(t *textModule, k *Kernel) (string, error) {
 	return b.String(), nil
 }
 
-// refuseFeatures finds module-level things the reference cannot run.
-func refuseFeatures(t *textModule) error {
-	if _, ok := t.named["air.function_constants"]; ok {
-		return notJudgeable(KindFunctionConstant, "air.function_constants", "function constants are fixed at pipeline creation; the reference has no values for them")
-	}
+// refuseFeatures finds module-level things the reference cannot run. The
+// lines of fcGlobals are function-constant globals the rewrite gives values.
+func refuseFeatures(t *textModule, fcGlobals map[int]string) error {
 	if constexprSampler(t) {
 		return notJudgeable(KindTexture, "constexpr sampler", "a sampler baked into the shader (constexpr): its state word is undecoded, so the reference cannot know its address modes, border colour or filters")
 	}
-	for _, l := range t.lines {
-		if !strings.HasPrefix(l, "@") {
+	for i, l := range t.lines {
+		if !strings.HasPrefix(l, "@") || fcGlobals[i] != "" {
 			continue
 		}
 		switch {
 		case strings.Contains(l, "MTL_FC_INIT") || strings.Contains(l, "externally_initialized"):
-			return notJudgeable(KindFunctionConstant, "externally initialized global", "a function-constant global (externally initialized): its value is fixed at pipeline creation")
+			return notJudgeable(KindFunctionConstant, "externally initialized global", "an externally initialized global that !air.function_constants does not list: its value is fixed at pipeline creation and the reference has none for it")
 		case strings.Contains(l, " addrspace(3) "):
 			return notJudgeable(KindThreadgroupMemory, "addrspace(3) global", "threadgroup memory: its sharing between threads is not imitated by a serial CPU run")
 		}

@@ -139,10 +139,33 @@
 // of the vertex's record in OutputBuffer; the device captures the same
 // records through transform feedback.
 //
+// Function constants (funcconst.go). AIR keeps a Metal function constant in
+// an externally initialized addrspace(2) global with an undef initializer,
+// listed in !air.function_constants with its Metal type, name and index; the
+// corpus's modules copy it into a plain global in a static initializer
+// (llvm.global_ctors), which the harness, a linked executable, runs before
+// any thread. The reference fixes every constant to the value of the shared
+// contract, FunctionConstantWord(index, type) — bool true; float and half
+// (index+1)/4; char, short, int 2+index; uchar, ushort, uint 4+index — and
+// the device specializes the translated shader (SpecId 100+index) with the
+// same 32-bit words: the rewrite gives the global that value in its own LLVM
+// type (i8 bool 1, i16 ushort truncated, half converted exactly) and drops
+// externally_initialized. Kernel.FunctionConstants lists them, by index, for
+// kernels, fragment and vertex functions alike. One specialization is
+// judged, not every one. Set aside (KindFunctionConstant, Detail naming the
+// constant): a constant of another type (vectors, 64-bit), one stored in an
+// LLVM type other than its Metal type's, two sharing an index, an externally
+// initialized global the list does not name, and an argument present only
+// under a function-constant predicate (key air.function_constant; the
+// predicate is computed by the static initializer, which the reference does
+// not evaluate). air.normalize_function_constant_predicate (.i8, .i1) is
+// read as normalizing a bool to 0 or 1 (x != 0), the identity on the 0 and 1
+// the corpus gives it.
+//
 // What it cannot judge, and says so with a *NotJudgeableError (Kind, Detail,
 // Reason) rather than answering: textures it does not give and constexpr
 // samplers (above), barriers, threadgroup
-// memory, SIMD-group values, function constants, other stages (object, mesh,
+// memory, SIMD-group values, function constants of the kinds above, other stages (object, mesh,
 // visible functions), fragment discard, derivatives of values that may
 // depend on the pixel (above), argument roles it cannot
 // supply, operations Metal does not define to the bit (ApproximateOps; the

@@ -10,7 +10,7 @@ import (
 // reader and interface decoder: they must not panic, and what they accept
 // must rewrite without panicking.
 func FuzzInspect(f *testing.F) {
-	for file, entry := range map[string]string{"affine.ll": "affine", "fragment.ll": "frag", "vertex.ll": "vert", "texture_fragment.ll": "frag", "texture_read.ll": "readtex", "orderonly_fragment.ll": "frag"} {
+	for file, entry := range map[string]string{"affine.ll": "affine", "fragment.ll": "frag", "vertex.ll": "vert", "texture_fragment.ll": "frag", "texture_read.ll": "readtex", "orderonly_fragment.ll": "frag", "function_constants.ll": "fc"} {
 		if b, err := os.ReadFile("testdata/" + file); err == nil {
 			f.Add(string(b), entry)
 		}

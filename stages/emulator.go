@@ -18,7 +18,7 @@ import (
 )
 
 // emulatorVersion changes whenever the emulator stage's verdicts change.
-const emulatorVersion = "7"
+const emulatorVersion = "8"
 
 // Emulator codes (append-only; documented in docs/codes.md).
 const (
@@ -226,6 +226,9 @@ func (e *emulator) run(ctx context.Context, m *Module) pipeline.Result {
 	if r, ok := checkInterface(refl.Bindings, ref.Kernel); !ok {
 		return r
 	}
+	if r, ok := checkSpecConstants(refl.SpecConstants, ref.Kernel); !ok {
+		return r
+	}
 	q := emuRequest{Device: e.opts.Device, Name: m.SHA256, Entry: m.Translation.Entry, SPIRV: m.Translation.SPIRV,
 		Grid: ref.Grid, Buffers: ref.Inputs, Kernel: ref.Kernel}
 	if refl.Stage == "fragment" {
@@ -295,6 +298,9 @@ func (e *emulator) run(ctx context.Context, m *Module) pipeline.Result {
 	}
 	if t := texturesUsed(ref.Kernel); t != "" {
 		r.Data["textures"] = t
+	}
+	if f := functionConstantsUsed(ref.Kernel); f != "" {
+		r.Data["function_constants"] = f
 	}
 	g := ref.Grid
 	r.Data["grid"] = fmt.Sprintf("%dx%dx%d groups of %dx%dx%d", g.Groups[0], g.Groups[1], g.Groups[2], g.Threads[0], g.Threads[1], g.Threads[2])
@@ -439,18 +445,19 @@ func dispatch(ctx context.Context, dev *device.Device, spirv []byte, entry strin
 	for _, i := range ref.Kernel.Samplers {
 		binds = append(binds, device.Binding{Set: 0, Binding: uint32(samplerBinding + i), Sampler: true})
 	}
+	spec := specialization(ref.Kernel)
 	var err error
 	var targets [][]byte
 	switch {
 	case cq != nil:
 		var rec []byte
 		rec, err = dev.CaptureVertices(ctx, spirv, entry, device.VertexArgs{Vertices: cq.Vertices, Attributes: cq.Attributes,
-			Outputs: cq.Outputs, Stride: cq.Stride, Initial: inputs[cpuref.OutputBuffer], Bindings: binds, Timing: tm})
+			Outputs: cq.Outputs, Stride: cq.Stride, Initial: inputs[cpuref.OutputBuffer], Bindings: binds, Timing: tm, Specialization: spec})
 		targets = [][]byte{rec}
 	case dq != nil:
-		targets, err = dev.Draw(ctx, spirv, entry, device.DrawArgs{Width: dq.Width, Height: dq.Height, Targets: dq.Targets, Inputs: dq.Inputs, Bindings: binds, Timing: tm})
+		targets, err = dev.Draw(ctx, spirv, entry, device.DrawArgs{Width: dq.Width, Height: dq.Height, Targets: dq.Targets, Inputs: dq.Inputs, Bindings: binds, Timing: tm, Specialization: spec})
 	default:
-		err = dev.Run(ctx, p, device.DispatchArgs{Groups: ref.Grid.Groups, Threads: ref.Grid.Threads, Bindings: binds, Timing: tm})
+		err = dev.Run(ctx, p, device.DispatchArgs{Groups: ref.Grid.Groups, Threads: ref.Grid.Threads, Bindings: binds, Timing: tm, Specialization: spec})
 	}
 	done = err == nil || ctx.Err() == nil && !errors.Is(err, device.ErrLost)
 	if err != nil {

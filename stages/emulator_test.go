@@ -95,6 +95,7 @@ func TestEmulatorFixtures(t *testing.T) {
 		{"../../../testdata/sample/src/pass_vert.ll", pipeline.Passed, "", ""},
 		{"texture.ll", pipeline.Passed, "", ""},
 		{"storage_write.ll", pipeline.Passed, "", ""},
+		{"fnconst.ll", pipeline.Passed, "", ""},
 		// lavapipe (Mesa 22.3) has no shaderStorageImageReadWithoutFormat,
 		// which reading a read_write texture of Unknown format needs: the
 		// device says so as unavailable (a GPU with it passes the module).
@@ -202,6 +203,37 @@ func TestEmulatorCatchesStorageFaults(t *testing.T) {
 	r := plantedLowering(t, "storage_write.ll", "storage_write_swapped.ll")
 	if r.Status != pipeline.Failed || r.Code != CodeEmulatorMismatch || !strings.HasPrefix(r.Detail, "texture 2 texel (") {
 		t.Fatalf("swapped write coordinates: %s %s %q %s", r.Status, r.Code, r.Detail, r.Message)
+	}
+}
+
+// TestEmulatorCatchesFunctionConstantFaults plants a SPIR-V whose function
+// constant sits at another SpecId (an interface mismatch) and a device
+// specialised with another value than the reference's (a mismatch).
+func TestEmulatorCatchesFunctionConstantFaults(t *testing.T) {
+	emuNeed(t)
+	m := emuModule(t, "testdata/emulator/fnconst.ll")
+	moved := *m.Translation
+	moved.Reflection.SpecConstants = append([]translate.SpecConstant(nil), moved.Reflection.SpecConstants...)
+	moved.Reflection.SpecConstants[1].ID++
+	wrong := *m
+	wrong.Translation = &moved
+	r := Emulator(EmulatorOptions{}).Run(context.Background(), &wrong)
+	if r.Status != pipeline.Failed || r.Code != CodeEmulatorInterface || !strings.HasPrefix(r.Detail, "spec constant ") {
+		t.Fatalf("moved SpecId: %s %s %q %s", r.Status, r.Code, r.Detail, r.Message)
+	}
+
+	ref, dev := referenceAndLavapipe(t, m, "fc")
+	k := *ref.Kernel
+	k.FunctionConstants = append([]cpuref.FunctionConstant(nil), k.FunctionConstants...)
+	k.FunctionConstants[1].Word ^= 1 // the float constant, one ULP off
+	other := *ref
+	other.Kernel = &k
+	got, res := dispatch(context.Background(), dev, m.Translation.SPIRV, "fc", &other, nil, nil, nil)
+	if got == nil {
+		t.Fatalf("dispatch: %s %s", res.Code, res.Message)
+	}
+	if r := compare(ref, got); r.Code != CodeEmulatorMismatch || r.Detail != "buffer 0 word 1" {
+		t.Fatalf("another specialisation value: %s %s %q", r.Status, r.Code, r.Detail)
 	}
 }
 

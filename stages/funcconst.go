@@ -1,0 +1,55 @@
+package stages
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/airpipe/airpipe/compiler/cpuref"
+	"github.com/airpipe/airpipe/compiler/translate"
+	"github.com/airpipe/airpipe/device"
+	"github.com/airpipe/airpipe/pipeline"
+)
+
+// specIDBase is the SpecId of Metal function constant 0
+// (compiler/translate/ABI.md, "Function constants"), restated here rather
+// than taken from the translator, whose spec constants checkSpecConstants
+// checks.
+const specIDBase = 100
+
+// specialization is the device's specialization for the reference's
+// function constant values: function constant i is SpecId specIDBase+i.
+func specialization(k *cpuref.Kernel) []device.SpecValue {
+	var out []device.SpecValue
+	for _, fc := range k.FunctionConstants {
+		out = append(out, device.SpecValue{ID: uint32(specIDBase + fc.Index), Word: fc.Word})
+	}
+	return out
+}
+
+// checkSpecConstants compares the SPIR-V's specialization constants (its
+// reflection) with the function constants the reference read off the AIR:
+// each must be one of them, at its SpecId, of its Metal type.
+func checkSpecConstants(scs []translate.SpecConstant, k *cpuref.Kernel) (pipeline.Result, bool) {
+	known := map[int]cpuref.FunctionConstant{}
+	for _, fc := range k.FunctionConstants {
+		known[fc.Index] = fc
+	}
+	for _, sc := range scs {
+		fc, ok := known[sc.Index]
+		if !ok || sc.ID != uint32(specIDBase+sc.Index) || sc.Type != fc.Type {
+			return pipeline.Fail(CodeEmulatorInterface, fmt.Sprintf("spec constant %d", sc.ID),
+				fmt.Sprintf("the SPIR-V declares specialization constant %d for function constant %d (%s %s), which is not function constant %d of the AIR at SpecId %d", sc.ID, sc.Index, sc.Type, sc.Name, sc.Index, specIDBase+sc.Index)), false
+		}
+	}
+	return pipeline.Result{}, true
+}
+
+// functionConstantsUsed is the data value "function_constants": the values
+// the reference gave and the device was specialised with.
+func functionConstantsUsed(k *cpuref.Kernel) string {
+	var parts []string
+	for _, fc := range k.FunctionConstants {
+		parts = append(parts, fmt.Sprintf("%d %s %s=%#x", fc.Index, fc.Type, fc.Name, fc.Word))
+	}
+	return strings.Join(parts, ", ")
+}

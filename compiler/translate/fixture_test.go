@@ -64,7 +64,7 @@ func needValidator(t testing.TB) {
 // and compares its disassembly and reflection with the golden files.
 func TestFixtures(t *testing.T) {
 	needValidator(t)
-	for _, name := range []string{"kernel_add", "kernel_loop", "kernel_threadgroup", "kernel_math", "kernel_nested", "kernel_shortcircuit", "kernel_exact", "kernel_vocab", "kernel_container", "fragment_texture", "fragment_depth", "vertex_basic", "fnconst"} {
+	for _, name := range []string{"kernel_add", "kernel_loop", "kernel_threadgroup", "kernel_math", "kernel_nested", "kernel_shortcircuit", "kernel_exact", "kernel_vocab", "kernel_container", "fragment_texture", "fragment_depth", "vertex_basic", "fnconst", "fnconst_static"} {
 		t.Run(name, func(t *testing.T) {
 			m, ep := fixtureEntry(t, name+".ll")
 			out, err := Translate(m, ep)

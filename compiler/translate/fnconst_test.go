@@ -210,3 +210,31 @@ func TestPatchBoolSpecConstants(t *testing.T) {
 		t.Errorf("%d OpSpecConstantFalse for %%%d after the patch, want 1", n, id)
 	}
 }
+
+// TestStaticInits breaks @llvm.global_ctors on purpose: an entry naming a
+// declaration (or a function taking arguments) is refused; constructors run
+// in priority order.
+func TestStaticInits(t *testing.T) {
+	fn := func(name string, body bool) *air.Function {
+		f := &air.Function{}
+		f.Name = name
+		if body {
+			f.Blocks = []*air.Block{{}}
+		}
+		return f
+	}
+	i32 := &air.IntType{Bits: 32}
+	entry := func(prio uint64, f *air.Function) air.Constant {
+		return &air.ConstAggregate{Elems: []air.Constant{&air.ConstInt{Typ: i32, Bits: prio}, f, &air.ConstNull{}}}
+	}
+	late, early, decl := fn("late", true), fn("early", true), fn("decl", false)
+	g := &air.GlobalVariable{Init: &air.ConstAggregate{Elems: []air.Constant{entry(200, late), entry(100, early), entry(1, decl)}}}
+	g.Name = "llvm.global_ctors"
+	list, bad := staticInits(&air.Module{Globals: []*air.GlobalVariable{g}})
+	if len(list) != 2 || list[0].fn != early || list[1].fn != late {
+		t.Errorf("constructors %+v, want early then late", list)
+	}
+	if !reflect.DeepEqual(bad, []string{"llvm.global_ctors entry"}) {
+		t.Errorf("a declaration in llvm.global_ctors is not refused: %q", bad)
+	}
+}

@@ -174,6 +174,16 @@ func (t *translator) intrinsic(c *air.Call, name string) (spirv.ID, bool) {
 			return 0, false
 		}
 		return t.f.Op(spirv.OpDot, t.typ(c.Type()), t.value(c.Args[0]), t.value(c.Args[1])), true
+	case op == "normalize_function_constant_predicate":
+		// A bool function constant as an i8 predicate: 1 when set, else 0.
+		it, ok := c.Type().(*air.IntType)
+		if len(c.Args) != 1 || !ok || it.Bits < 8 || it.Bits > 32 || c.Args[0].Type() != c.Type() {
+			return 0, false
+		}
+		ty := t.typ(c.Type())
+		zero := t.b.Constant(ty, 0)
+		nz := t.f.Op(spirv.OpINotEqual, t.b.TypeBool(), t.value(c.Args[0]), zero)
+		return t.f.Op(spirv.OpSelect, ty, nz, t.b.Constant(ty, 1), zero), true
 	case op == "discard_fragment":
 		if t.model != spirv.ExecutionModelFragment {
 			return 0, false

@@ -166,6 +166,7 @@ func (t *translator) emitEntry() {
 	t.bindInputs()
 	t.bindOutputs()
 	t.active[fn] = true
+	t.runStaticInits()
 	t.emitBody(fn)
 	t.b.EntryPoint(t.model, t.f.ID, fn.Name, t.iface)
 	switch t.model {

@@ -1,0 +1,91 @@
+package translate
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/airpipe/airpipe/compiler/air"
+	"github.com/airpipe/airpipe/compiler/bitcode"
+	"github.com/airpipe/airpipe/compiler/spirv"
+)
+
+// TestCorpusFunctionConstants translates every entry point of the corpus
+// modules that list function constants: each must translate, validate, and
+// declare a spec constant for every listed global its body loads directly.
+func TestCorpusFunctionConstants(t *testing.T) {
+	needValidator(t)
+	var mods, eps, ok, refused, withSpecs, specs int
+	for _, bc := range corpusModules(t) {
+		m, err := bitcode.ReadModule(bc)
+		if err != nil || m.NamedMetadata("air.function_constants") == nil {
+			continue
+		}
+		list, err := air.EntryPoints(m)
+		if err != nil {
+			t.Errorf("EntryPoints: %v", err)
+			continue
+		}
+		mods++
+		fcs, _ := functionConstants(m)
+		for _, ep := range list {
+			eps++
+			out, err := Translate(m, ep)
+			var me *MissingError
+			if errors.As(err, &me) && !mentionsFunctionConstant(me) {
+				// Refused for something else (ray tracing, intersection stage).
+				refused++
+				t.Logf("%s: %v", ep.Function.Name, err)
+				continue
+			}
+			if err != nil {
+				t.Errorf("%s: %v", ep.Function.Name, err)
+				continue
+			}
+			if err := spirv.Validate(context.Background(), out.SPIRV); err != nil {
+				var ve *spirv.ValidationError
+				if errors.As(err, &ve) {
+					t.Errorf("%s: spirv-val rejects: %s", ep.Function.Name, firstErrorLine(ve.Output))
+					continue
+				}
+				t.Fatal(err)
+			}
+			declared := map[string]bool{}
+			for _, sc := range out.Reflection.SpecConstants {
+				declared[sc.Name] = true
+				if sc.ID != uint32(fnConstSpecBase+sc.Index) {
+					t.Errorf("%s: spec constant %+v", ep.Function.Name, sc)
+				}
+			}
+			for _, bl := range ep.Function.Blocks {
+				for _, in := range bl.Insts {
+					if ld, ok := in.(*air.Load); ok {
+						if g, ok := ld.Ptr.(*air.GlobalVariable); ok && fcs[g] != nil && !declared[fcs[g].name] {
+							t.Errorf("%s: loads function constant %q but declares no spec constant for it", ep.Function.Name, fcs[g].name)
+						}
+					}
+				}
+			}
+			ok++
+			if len(out.Reflection.SpecConstants) == 0 {
+				t.Logf("%s: no spec constant", ep.Function.Name)
+			}
+			if len(out.Reflection.SpecConstants) > 0 {
+				withSpecs++
+				specs += len(out.Reflection.SpecConstants)
+			}
+		}
+	}
+	t.Logf("modules with function constants %d, entry points %d: %d translate and validate (%d declare %d spec constants), %d refused for other features",
+		mods, eps, ok, withSpecs, specs, refused)
+}
+
+func mentionsFunctionConstant(me *MissingError) bool {
+	for _, f := range me.Missing {
+		if strings.Contains(f.Detail, "function constant") || strings.Contains(f.Detail, "global_ctors") || strings.Contains(f.Detail, "function_constant") {
+			return true
+		}
+	}
+	return false
+}

@@ -164,6 +164,14 @@ func (m *Module) SpecConstant(typ ID, words ...uint32) ID {
 	return id
 }
 
+// SpecConstantFalse declares a bool specialization constant whose default
+// is false (OpSpecConstantFalse).
+func (m *Module) SpecConstantFalse(boolType ID) ID {
+	id := m.ID()
+	m.globals = append(m.globals, Instruction{OpSpecConstantFalse, []uint32{uint32(boolType), uint32(id)}})
+	return id
+}
+
 // SpecConstantComposite declares a composite specialization constant.
 func (m *Module) SpecConstantComposite(typ ID, parts ...ID) ID {
 	id := m.ID()

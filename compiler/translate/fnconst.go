@@ -190,9 +190,7 @@ func (t *translator) fnConstSpec(fc *fnConst) spirv.ID {
 	var id spirv.ID
 	switch fnConstKinds[fc.mtype].class {
 	case 'b':
-		// Declared without a literal; Translate rewrites it to OpSpecConstantFalse.
-		id = t.b.SpecConstant(t.b.TypeBool())
-		t.boolSpecs[id] = true
+		id = t.b.SpecConstantFalse(t.b.TypeBool())
 	case 'i':
 		id = t.b.SpecConstant(t.b.TypeInt(32, true), 0)
 	case 'u':
@@ -290,28 +288,4 @@ func (t *translator) fnConstAccess(in air.Instruction) bool {
 		return fc != nil
 	}
 	return false
-}
-
-// patchBoolSpecConstants rewrites the operand-less OpSpecConstant declared for
-// each bool function constant (ids) as OpSpecConstantFalse, in encoded words.
-func patchBoolSpecConstants(words []uint32, ids map[spirv.ID]bool) error {
-	if len(ids) == 0 {
-		return nil
-	}
-	n := 0
-	for i := 5; i < len(words); {
-		wc := int(words[i] >> 16)
-		if wc == 0 || i+wc > len(words) {
-			return fmt.Errorf("instruction at word %d: bad word count %d", i, wc)
-		}
-		if spirv.Op(words[i]&0xffff) == spirv.OpSpecConstant && wc == 3 && ids[spirv.ID(words[i+2])] {
-			words[i] = 3<<16 | uint32(spirv.OpSpecConstantFalse)
-			n++
-		}
-		i += wc
-	}
-	if n != len(ids) {
-		return fmt.Errorf("%d of %d bool spec constants found", n, len(ids))
-	}
-	return nil
 }

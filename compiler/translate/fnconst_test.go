@@ -185,32 +185,6 @@ func TestFunctionConstantMetadata(t *testing.T) {
 	}
 }
 
-// TestPatchBoolSpecConstants checks that a bool spec constant the patch
-// cannot find is an error, not silently left an invalid OpSpecConstant.
-func TestPatchBoolSpecConstants(t *testing.T) {
-	b := spirv.NewModule(spirv.AddressingModelLogical, spirv.MemoryModelGLSL450)
-	id := b.SpecConstant(b.TypeBool())
-	words, err := b.Words()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := patchBoolSpecConstants(words, map[spirv.ID]bool{id + 1: true}); err == nil {
-		t.Error("a missing bool spec constant was not reported")
-	}
-	if err := patchBoolSpecConstants(words, map[spirv.ID]bool{id: true}); err != nil {
-		t.Fatal(err)
-	}
-	n := 0
-	for i := 5; i < len(words); i += int(words[i] >> 16) {
-		if spirv.Op(words[i]&0xffff) == spirv.OpSpecConstantFalse && spirv.ID(words[i+2]) == id {
-			n++
-		}
-	}
-	if n != 1 {
-		t.Errorf("%d OpSpecConstantFalse for %%%d after the patch, want 1", n, id)
-	}
-}
-
 // TestStaticInits breaks @llvm.global_ctors on purpose: an entry naming a
 // declaration (or a function taking arguments) is refused; constructors run
 // in priority order.

@@ -68,9 +68,6 @@ func translate(m *air.Module, ep air.EntryPoint, opts options) (*Output, error) 
 	if err != nil {
 		return nil, fmt.Errorf("translate @%s: %w", name, err)
 	}
-	if err := patchBoolSpecConstants(words, t.boolSpecs); err != nil {
-		return nil, fmt.Errorf("translate @%s: %w", name, err)
-	}
 	data := spirv.WordsToBytes(words)
 	return &Output{SPIRV: data, Reflection: t.refl, Entry: name}, nil
 }
@@ -119,10 +116,8 @@ type translator struct {
 	// specs are the emitted callee specialisations; active guards recursion.
 	specs  map[string]spirv.ID
 	active map[*air.Function]bool
-	// fcs are the module's function constants (fnconst.go); boolSpecs are
-	// the bool spec constants, rewritten to OpSpecConstantFalse at the end.
-	fcs       map[*air.GlobalVariable]*fnConst
-	boolSpecs map[spirv.ID]bool
+	// fcs are the module's function constants (fnconst.go).
+	fcs map[*air.GlobalVariable]*fnConst
 }
 
 func newTranslator(m *air.Module, ep air.EntryPoint, model spirv.ExecutionModel) *translator {
@@ -143,7 +138,6 @@ func newTranslator(m *air.Module, ep air.EntryPoint, model spirv.ExecutionModel)
 		refl:     Reflection{Stage: string(ep.Stage), Entry: ep.Function.Name},
 	}
 	t.u32 = b.TypeInt(32, false)
-	t.boolSpecs = map[spirv.ID]bool{}
 	var malformed []string
 	t.fcs, malformed = functionConstants(m)
 	for _, d := range malformed {

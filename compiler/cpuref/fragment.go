@@ -21,6 +21,14 @@ const TexelSize = 16
 // read as float, distinctive words read as integers, so an untouched pixel shows.
 var Clear = [4]uint32{0x7f7f7f7f, 0x7e7e7e7e, 0x7d7d7d7d, 0x7c7c7c7c}
 
+// DepthBuffer is the harness buffer index of a fragment function's air.depth output: W×H
+// float32 words, row-major, the depth of pixel (x, y) at byte 4·(y·W+x).
+const DepthBuffer = 56
+
+// ClearDepth is the word every pixel of DepthBuffer holds before the draw: 1.0, the clear
+// value of the draw's depth attachment.
+const ClearDepth = 0x3f800000
+
 // RenderTarget is one air.render_target output of a fragment function.
 type RenderTarget struct {
 	// Index is the Metal colour attachment index (air.render_target n).
@@ -189,7 +197,17 @@ func inspectFragment(t *textModule, entry string, node []string) (*Kernel, error
 			}
 			k.Targets = append(k.Targets, RenderTarget{Index: int(n), Field: field, Type: fields[i], Kind: kind, Components: comps})
 		case "air.depth":
+			if k.WritesDepth {
+				return nil, fmt.Errorf("cpuref: @%s writes air.depth twice", entry)
+			}
+			if fields[i] != "float" {
+				return nil, notJudgeable(KindArgument, "air.depth "+fields[i], "a depth output of type %s; the draw's depth attachment holds float", fields[i])
+			}
 			k.WritesDepth = true
+			k.DepthField = i
+			if !isStruct {
+				k.DepthField = -1
+			}
 		default:
 			return nil, notJudgeable(KindArgument, "output "+role, "an output of role %s (it can remove the pixel or change what is stored), which the draw does not reproduce", role)
 		}
@@ -310,7 +328,8 @@ func (in Input) constant(c int) string {
 // grid position (ids 0, 1), the width the grid's (id 15). It builds the arguments — buffers,
 // the position (x+0.5, y+0.5, 0.5, 1), each input's constant, 0 for the layer, viewport and
 // sample index (the draw has one of each) — calls the function and stores
-// each render target's components, widened to 32 bits, at pixel y·W+x of its buffer.
+// each render target's components, widened to 32 bits, at pixel y·W+x of its buffer, and the
+// depth output, if any, as a float at word y·W+x of DepthBuffer.
 func fragmentWrapper(k *Kernel) string {
 	var b strings.Builder
 	b.WriteString("\ndefine void @airpipe_thread(ptr %bufs, ptr %ids) {\nentry:\n")
@@ -392,6 +411,15 @@ func fragmentWrapper(k *Kernel) string {
 			}
 			fmt.Fprintf(&b, "  %%sp%d_%d = getelementptr i8, ptr %%rtb%d, i64 %d\n  store %s %s, ptr %%sp%d_%d, align 4\n", j, c, j, 4*c, st, x, j, c)
 		}
+	}
+	if k.WritesDepth {
+		fmt.Fprintf(&b, "  %%dbp = getelementptr ptr, ptr %%bufs, i64 %d\n  %%db = load ptr, ptr %%dbp\n", DepthBuffer)
+		d := "%ret"
+		if k.DepthField >= 0 {
+			d = "%depth"
+			fmt.Fprintf(&b, "  %s = extractvalue %s %%ret, %d\n", d, k.Return, k.DepthField)
+		}
+		fmt.Fprintf(&b, "  %%dsp = getelementptr float, ptr %%db, i64 %%pix\n  store float %s, ptr %%dsp, align 4\n", d)
 	}
 	b.WriteString("  ret void\n}\n")
 	return b.String()

@@ -28,9 +28,12 @@ type Kernel struct {
 	Targets []RenderTarget `json:",omitempty"`
 	// Inputs are a fragment function's varyings with their constants.
 	Inputs []Input `json:",omitempty"`
-	// WritesDepth is set when a fragment function also returns air.depth,
-	// which is not compared (the draw has no depth attachment).
+	// WritesDepth is set when a fragment function returns air.depth: each pixel's depth is
+	// stored as a float32 word in harness buffer DepthBuffer.
 	WritesDepth bool `json:",omitempty"`
+	// DepthField is the depth output's field in the returned struct, -1 when the function
+	// returns it alone (meaningful only with WritesDepth).
+	DepthField int `json:",omitempty"`
 	// Textures are the air.texture arguments, by Metal texture index: every texel of one
 	// with sample or read access holds its Texel (TexelWords); one with write or read_write
 	// access (Texture.Writable) is harness buffer StorageTextureBase+Index, starting as Texel.

@@ -153,6 +153,15 @@ func ClearTarget(w, h int) []byte {
 	return b
 }
 
+// ClearDepthBuffer is a w×h DepthBuffer holding ClearDepth in every pixel.
+func ClearDepthBuffer(w, h int) []byte {
+	b := make([]byte, w*h*4)
+	for i := 0; i < len(b); i += 4 {
+		binary.LittleEndian.PutUint32(b[i:], ClearDepth)
+	}
+	return b
+}
+
 // Disassemble returns llvm-dis-19's text of bitcode.
 func Disassemble(ctx context.Context, bitcode []byte, timeout time.Duration) (string, error) {
 	out, err := proc.Run(ctx, proc.Spec{Path: "llvm-dis-19", Args: []string{"-o", "-", "-"}, Stdin: bitcode, Timeout: timeout, MaxOutput: 64 << 20})
@@ -237,6 +246,9 @@ func RunText(ctx context.Context, ll, entry string, opts Options) (*Result, erro
 	}
 	for _, rt := range k.Targets {
 		res.Inputs = append(res.Inputs, Data{Index: RenderTargetBase + rt.Index, Bytes: ClearTarget(int(size[0]), int(size[1]))})
+	}
+	if k.Stage == "fragment" && k.WritesDepth {
+		res.Inputs = append(res.Inputs, Data{Index: DepthBuffer, Bytes: ClearDepthBuffer(int(size[0]), int(size[1]))})
 	}
 	res.Inputs = append(res.Inputs, storageInputs(k)...)
 	if k.Stage == "vertex" {

@@ -34,6 +34,12 @@ type DrawArgs struct {
 	// Specialization gives the fragment shader's specialization constants their values (at
 	// most once per SpecId); the others keep their defaults, undeclared SpecIds are ignored.
 	Specialization []SpecValue
+	// Depth, when not nil, must be Width·Height·4 bytes: the draw then has a D32_SFLOAT depth
+	// attachment, cleared to 1.0 and written by every fragment (depth test on with compare op
+	// ALWAYS, depth clamping off, viewport depth range [0, 1]), and Draw copies its contents
+	// (row-major float32 words, little-endian) into Depth. A fragment without a FragDepth
+	// output leaves the rasterised depth, 0.5 (the full-screen triangle's z).
+	Depth []byte
 	// Timing, when not nil, receives the GPU time of the command buffer that holds the draw
 	// and the copies of its targets (Draw splits after them).
 	Timing *Timing
@@ -81,6 +87,13 @@ func (d *Device) Draw(ctx context.Context, frag []byte, entry string, x DrawArgs
 		return nil, argErr("Draw", -1, "%d×%d pixels: each side must be 1..256", x.Width, x.Height)
 	case len(x.Targets) > 8:
 		return nil, argErr("Draw", -1, "%d colour targets: at most 8", len(x.Targets))
+	case x.Depth != nil && len(x.Depth) != int(x.Width)*int(x.Height)*4:
+		return nil, argErr("Draw", -1, "depth buffer of %d bytes: want %d×%d×4 = %d", len(x.Depth), x.Width, x.Height, int(x.Width)*int(x.Height)*4)
+	}
+	if x.Depth != nil {
+		if err := ld.checkDepthFormat(); err != nil {
+			return nil, err
+		}
 	}
 	fm, err := parseSPIRV(frag)
 	if err != nil {
@@ -118,14 +131,15 @@ func (d *Device) Draw(ctx context.Context, frag []byte, entry string, x DrawArgs
 		return nil, err
 	}
 	p, err := ld.newGraphicsPipeline(graphicsDesc{vert: vert, vertEntry: "main", frag: fm.words, fragEntry: fe.Name,
-		bindings: fm.bindings, formats: formats, masks: masks, spec: mergeSpec(nil, x.Specialization)}, false)
+		bindings: fm.bindings, formats: formats, masks: masks, spec: mergeSpec(nil, x.Specialization), depth: x.Depth != nil}, false)
 	if err != nil {
 		d.leave()
 		return nil, err
 	}
 	imgs := make([]*drawImage, len(x.Targets))
+	var depth *drawImage
 	release := func() {
-		for _, im := range imgs {
+		for _, im := range append(imgs, depth) {
 			if im != nil {
 				ld.destroyImage(im)
 			}
@@ -146,9 +160,17 @@ func (d *Device) Draw(ctx context.Context, frag []byte, entry string, x DrawArgs
 			return nil, err
 		}
 	}
+	if x.Depth != nil {
+		var err error
+		if depth, err = d.newDepthImage(x.Width, x.Height); err != nil {
+			release()
+			d.leave()
+			return nil, err
+		}
+	}
 	d.leave()
 	v, err := d.Submit(func(enc *Encoder, _ any, _ uint64) error {
-		if err := d.recordDraw(enc, p, fm.bindings, imgs, x, begin, end); err != nil {
+		if err := d.recordDraw(enc, p, fm.bindings, imgs, depth, x, begin, end); err != nil {
 			return err
 		}
 		return x.Timing.split(enc)
@@ -167,6 +189,9 @@ func (d *Device) Draw(ctx context.Context, frag []byte, entry string, x DrawArgs
 		if im != nil {
 			out[i] = append([]byte(nil), im.readback.Bytes()[:im.size]...)
 		}
+	}
+	if depth != nil {
+		copy(x.Depth, depth.readback.Bytes()[:depth.size])
 	}
 	release()
 	return out, nil
@@ -294,8 +319,9 @@ func imageBarrier(ld *logical, cmd uintptr, imgs []*drawImage, srcStage, dstStag
 	vk.Call(ld.fns.CmdPipelineBarrier, cmd, uintptr(srcStage), uintptr(dstStage), 0, 0, 0, 0, 0, uintptr(len(bs)), vk.SliceAddr(bs))
 }
 
-// recordDraw records the draw and the copies of its attachments into the open command buffer.
-func (d *Device) recordDraw(enc *Encoder, p *computePipeline, bindings []spirvBinding, imgs []*drawImage, x DrawArgs, begin, end uintptr) error {
+// recordDraw records the draw and the copies of its attachments (depth: when not nil) into
+// the open command buffer.
+func (d *Device) recordDraw(enc *Encoder, p *computePipeline, bindings []spirvBinding, imgs []*drawImage, depth *drawImage, x DrawArgs, begin, end uintptr) error {
 	cmd, err := enc.CommandBuffer()
 	if err != nil {
 		return err
@@ -310,6 +336,10 @@ func (d *Device) recordDraw(enc *Encoder, p *computePipeline, bindings []spirvBi
 	computeBarrier(ld, cmd)
 	imageBarrier(ld, cmd, imgs, vk.PipelineStageTopOfPipe, vk.PipelineStageColorAttachmentOutput, 0, vk.AccessColorAttachmentWrite,
 		vk.ImageLayoutUndefined, vk.ImageLayoutColorAttach)
+	if depth != nil {
+		depthBarrier(ld, cmd, depth, vk.PipelineStageTopOfPipe, vk.PipelineStageEarlyFragmentTests|vk.PipelineStageLateFragmentTests, 0,
+			vk.AccessDepthStencilAttachmentRead|vk.AccessDepthStencilAttachmentWrite, vk.ImageLayoutUndefined, vk.ImageLayoutDepthStencilAttach)
+	}
 	atts := vk.NewArray[vk.RenderingAttachmentInfo](a, max(len(x.Targets), 1))
 	for i, t := range x.Targets {
 		atts[i] = vk.RenderingAttachmentInfo{SType: vk.StructureTypeRenderingAttachmentInfo}
@@ -328,6 +358,9 @@ func (d *Device) recordDraw(enc *Encoder, p *computePipeline, bindings []spirvBi
 	ri.LayerCount = 1
 	ri.ColorAttachmentCount = uint32(len(x.Targets))
 	ri.PColorAttachments = vk.SliceAddr(atts)
+	if depth != nil {
+		ri.PDepthAttachment = vk.Addr(depthAttachment(a, depth))
+	}
 	vk.Call(begin, cmd, vk.Addr(ri))
 	vk.Call(ld.fns.CmdBindPipeline, cmd, vk.PipelineBindPointGraphics, uintptr(p.pipeline))
 	if len(p.setLayouts) > 0 {
@@ -351,6 +384,9 @@ func (d *Device) recordDraw(enc *Encoder, p *computePipeline, bindings []spirvBi
 		r.ImageSubresource = [4]uint32{vk.ImageAspectColor, 0, 0, 1}
 		r.ImageExtent = vk.Extent3D{Width: x.Width, Height: x.Height, Depth: 1}
 		vk.Call(ld.draw.CmdCopyImageToBuffer, cmd, uintptr(im.image), vk.ImageLayoutTransferSrc, uintptr(im.readback.buffer), 1, vk.Addr(r))
+	}
+	if depth != nil {
+		recordDepthCopy(ld, cmd, depth, x.Width, x.Height)
 	}
 	barrier(ld, cmd, vk.PipelineStageTransfer|vk.PipelineStageFragmentShader, vk.PipelineStageHost,
 		vk.AccessTransferWrite|vk.AccessShaderWrite, vk.AccessHostRead)

@@ -173,6 +173,7 @@ type graphicsDesc struct {
 	formats              []Format
 	masks                []uint32          // per attachment colour write mask; nil: all components
 	spec                 map[uint32]uint32 // specialization (SpecId -> word) of both stages
+	depth                bool              // a D32_SFLOAT depth attachment, test ALWAYS, writes on
 }
 
 func (d *logical) newGraphicsPipeline(g graphicsDesc, capture bool) (_ *computePipeline, err error) {
@@ -258,6 +259,9 @@ func (d *logical) newGraphicsPipeline(g graphicsDesc, capture bool) (_ *computeP
 	ri.SType = vk.StructureTypePipelineRenderingCreateInfo
 	ri.ColorAttachmentCount = uint32(len(g.formats))
 	ri.PColorAttachmentFormats = vk.SliceAddr(formats)
+	if g.depth {
+		ri.DepthAttachmentFormat = vk.FormatD32Sfloat
+	}
 
 	ci := vk.New[vk.GraphicsPipelineCreateInfo](a)
 	ci.SType = vk.StructureTypeGraphicsPipelineCreateInfo
@@ -274,6 +278,9 @@ func (d *logical) newGraphicsPipeline(g graphicsDesc, capture bool) (_ *computeP
 	ci.PMultisampleState = vk.Addr(ms)
 	ci.PColorBlendState = vk.Addr(cb)
 	ci.PDynamicState = vk.Addr(ds)
+	if g.depth {
+		ci.PDepthStencilState = vk.Addr(depthState(a))
+	}
 	ci.Layout = p.layout
 	ci.BasePipelineIndex = -1
 	out := vk.New[uint64](a)

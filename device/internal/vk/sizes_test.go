@@ -76,6 +76,8 @@ func TestSizes(t *testing.T) {
 		{"CalibratedTimestampInfo", unsafe.Sizeof(CalibratedTimestampInfo{}), 24},
 		{"DebugReportCallbackCreateInfo", unsafe.Sizeof(DebugReportCallbackCreateInfo{}), 40},
 		{"GraphicsPipelineCreateInfo", unsafe.Sizeof(GraphicsPipelineCreateInfo{}), 144},
+		{"StencilOpState", unsafe.Sizeof(StencilOpState{}), 28},
+		{"PipelineDepthStencilStateCreateInfo", unsafe.Sizeof(PipelineDepthStencilStateCreateInfo{}), 104},
 		{"PipelineVertexInputStateCreateInfo", unsafe.Sizeof(PipelineVertexInputStateCreateInfo{}), 48},
 		{"VertexInputBindingDescription", unsafe.Sizeof(VertexInputBindingDescription{}), 12},
 		{"VertexInputAttributeDescription", unsafe.Sizeof(VertexInputAttributeDescription{}), 16},

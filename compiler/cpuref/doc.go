@@ -55,8 +55,12 @@
 // comparison stays exact; no pixel-dependent varying is ever compared.
 // Each air.render_target n is stored, widened to 32 bits per component, in
 // harness buffer RenderTargetBase+n (TexelSize bytes a pixel, Clear where the
-// output has no component). Discard, front_facing, sample masks and
-// dual-source outputs are set aside; derivatives run only as below.
+// output has no component). An air.depth output (a float; any other type is
+// KindArgument) is stored as one float32 word per pixel, at byte 4·(y·W+x) of
+// harness buffer DepthBuffer (56), which starts as ClearDepth (1.0) words:
+// the draw's D32_SFLOAT attachment, cleared to 1.0, with compare op ALWAYS.
+// Discard, front_facing, sample masks and dual-source outputs are set aside;
+// derivatives run only as below.
 //
 // Derivatives (derivative.go). A GPU's dfdx, dfdy and fwidth are differences
 // of the operand between the pixels of a 2×2 quad, which a per-pixel run has

@@ -40,6 +40,7 @@
 //	ts, _ := device.FragmentTargets(frag, "main") // one RGBA32 target per colour output, masked
 //	px, err := d.Draw(ctx, frag, "main", device.DrawArgs{Width: 4, Height: 4, Targets: ts,
 //		Inputs: map[uint32][]uint32{0: {...}}, Bindings: ...}) // pixels per target
+//	depth := make([]byte, 4*4*4) // DrawArgs.Depth: filled with the D32_SFLOAT depth words after the draw
 //	rec, err := d.CaptureVertices(ctx, vert, "main", device.VertexArgs{Vertices: 3,
 //		Attributes: ..., Outputs: []device.VertexOutput{{Location: -1, BuiltIn: 0, Offset: 0}},
 //		Stride: 16, Initial: ...}) // per-vertex records, through transform feedback

@@ -65,6 +65,7 @@ type drawImage struct {
 // draws one triangle covering the viewport (z 0.5, w 1, so FragCoord is (x+0.5, y+0.5, 0.5, 1))
 // and gives each fragment input its constant from Inputs. The attachments start as their
 // Clear value, are rendered with dynamic rendering, and are copied to host-visible buffers.
+// With DrawArgs.Depth the draw also has a depth attachment, copied into Depth (see its doc).
 //
 // Misuse is an *ArgumentError; a device without a graphics queue or dynamic rendering wraps
 // ErrUnavailable; a driver refusal is a *DriverError. When the context ends first, the

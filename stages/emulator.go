@@ -212,7 +212,7 @@ func (e *emulator) run(ctx context.Context, m *Module) pipeline.Result {
 		r.Code, r.Detail = CodeEmulatorNoReference, "reference-error"
 		return r
 	}
-	if !anyWritable(ref.Kernel) && len(ref.Kernel.Targets) == 0 && len(ref.Kernel.Outputs) == 0 {
+	if !anyWritable(ref.Kernel) && len(ref.Kernel.Targets) == 0 && len(ref.Kernel.Outputs) == 0 && !ref.Kernel.WritesDepth {
 		r := pipeline.UnjudgedBecause("the shader has no buffer it may write and no render target or output: nothing to compare")
 		r.Code, r.Detail = CodeEmulatorWritesNothing, "no writable buffer"
 		switch refl.Stage {
@@ -221,6 +221,11 @@ func (e *emulator) run(ctx context.Context, m *Module) pipeline.Result {
 		case "vertex":
 			r.Detail = "no output or writable buffer"
 		}
+		return r
+	}
+	if w, px, ok := depthInRange(ref); !ok {
+		r := pipeline.UnjudgedBecause(fmt.Sprintf("the function writes depth %s at %s: outside [0, 1], which a depth attachment without VK_EXT_depth_range_unrestricted cannot hold", show(w), wordName(ref, cpuref.DepthBuffer, px)))
+		r.Code, r.Detail = CodeEmulatorNoReference, "depth outside [0, 1]"
 		return r
 	}
 	if r, ok := checkInterface(refl.Bindings, ref.Kernel); !ok {
@@ -310,7 +315,7 @@ func (e *emulator) run(ctx context.Context, m *Module) pipeline.Result {
 	if q.Draw != nil {
 		r.Data["grid"] = fmt.Sprintf("%dx%d pixels", q.Draw.Width, q.Draw.Height)
 		if ref.Kernel.WritesDepth {
-			r.Data["depth"] = "not compared (no depth attachment)"
+			r.Data["depth"] = "compared (D32_SFLOAT attachment, test ALWAYS)"
 		}
 	}
 	return r
@@ -341,6 +346,25 @@ func againstFused(ctx context.Context, e *emulator, m *Module, ref *cpuref.Resul
 	}
 	fr.Data["reference"] = "fused multiply-add (the AIR permits contraction; the unfused reference differs at " + unfused.Detail + ")"
 	return fr
+}
+
+// depthInRange reports whether every depth the reference wrote lies in
+// [0, 1] (what a D32_SFLOAT attachment holds without
+// VK_EXT_depth_range_unrestricted); otherwise the first word outside and
+// its position.
+func depthInRange(ref *cpuref.Result) (uint32, int, bool) {
+	for _, o := range ref.Outputs {
+		if o.Index != cpuref.DepthBuffer {
+			continue
+		}
+		for w := 0; 4*w < len(o.Bytes); w++ {
+			x := word(o.Bytes, w)
+			if f := math.Float32frombits(x); !(f >= 0 && f <= 1) {
+				return x, w, false
+			}
+		}
+	}
+	return 0, 0, true
 }
 
 // anyWritable reports whether the function has a buffer or texture it may
@@ -446,6 +470,7 @@ func dispatch(ctx context.Context, dev *device.Device, spirv []byte, entry strin
 		binds = append(binds, device.Binding{Set: 0, Binding: uint32(samplerBinding + i), Sampler: true})
 	}
 	spec := specialization(ref.Kernel)
+	var depth []byte // the depth attachment's words, for a fragment function writing depth
 	var err error
 	var targets [][]byte
 	switch {
@@ -455,7 +480,10 @@ func dispatch(ctx context.Context, dev *device.Device, spirv []byte, entry strin
 			Outputs: cq.Outputs, Stride: cq.Stride, Initial: inputs[cpuref.OutputBuffer], Bindings: binds, Timing: tm, Specialization: spec})
 		targets = [][]byte{rec}
 	case dq != nil:
-		targets, err = dev.Draw(ctx, spirv, entry, device.DrawArgs{Width: dq.Width, Height: dq.Height, Targets: dq.Targets, Inputs: dq.Inputs, Bindings: binds, Timing: tm, Specialization: spec})
+		if ref.Kernel.WritesDepth {
+			depth = make([]byte, 4*dq.Width*dq.Height)
+		}
+		targets, err = dev.Draw(ctx, spirv, entry, device.DrawArgs{Width: dq.Width, Height: dq.Height, Targets: dq.Targets, Inputs: dq.Inputs, Bindings: binds, Timing: tm, Specialization: spec, Depth: depth})
 	default:
 		err = dev.Run(ctx, p, device.DispatchArgs{Groups: ref.Grid.Groups, Threads: ref.Grid.Threads, Bindings: binds, Timing: tm, Specialization: spec})
 	}
@@ -494,6 +522,9 @@ func dispatch(ctx context.Context, dev *device.Device, spirv []byte, entry strin
 		if t != nil {
 			got[cpuref.RenderTargetBase+n] = t
 		}
+	}
+	if depth != nil {
+		got[cpuref.DepthBuffer] = depth
 	}
 	for i, tex := range storage {
 		b, err := tex.Read(ctx)
@@ -564,6 +595,9 @@ func compare(ref *cpuref.Result, got map[int][]byte) pipeline.Result {
 	for i, want := range ref.Outputs {
 		in := ref.Inputs[i].Bytes
 		have := got[want.Index]
+		if want.Index == cpuref.DepthBuffer && have == nil {
+			return pipeline.Fail(CodeEmulatorMismatch, "depth", "the AIR function writes depth; the draw has no depth attachment")
+		}
 		if want.Index >= cpuref.RenderTargetBase && want.Index < cpuref.StorageTextureBase && have == nil {
 			n := want.Index - cpuref.RenderTargetBase
 			return pipeline.Fail(CodeEmulatorMismatch, fmt.Sprintf("render target %d", n),
@@ -612,6 +646,10 @@ func wordName(ref *cpuref.Result, index, w int) string {
 		}
 		return fmt.Sprintf("vertex %d output %d (%s) component %d", w/(4*n), w/4%n, name, w%4)
 	}
+	if index == cpuref.DepthBuffer {
+		width := int(ref.Grid.Size()[0])
+		return fmt.Sprintf("depth pixel (%d,%d)", w%width, w/width)
+	}
 	if n := index - cpuref.StorageTextureBase; n >= 0 {
 		texel := w / (cpuref.TexelSize / 4)
 		e := cpuref.TextureExtent
@@ -639,6 +677,8 @@ func floatWord(k *cpuref.Kernel, index, w int) bool {
 	switch {
 	case k.Stage == "vertex" && index == cpuref.OutputBuffer && len(k.Outputs) > 0:
 		return k.Outputs[w/4%len(k.Outputs)].Kind == 'f'
+	case index == cpuref.DepthBuffer:
+		return true
 	case index >= cpuref.StorageTextureBase:
 		for _, t := range k.Textures {
 			if t.Writable() && cpuref.StorageTextureBase+t.Index == index {

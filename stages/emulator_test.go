@@ -96,6 +96,7 @@ func TestEmulatorFixtures(t *testing.T) {
 		{"texture.ll", pipeline.Passed, "", ""},
 		{"storage_write.ll", pipeline.Passed, "", ""},
 		{"fnconst.ll", pipeline.Passed, "", ""},
+		{"depth.ll", pipeline.Passed, "", ""},
 		// lavapipe (Mesa 22.3) has no shaderStorageImageReadWithoutFormat,
 		// which reading a read_write texture of Unknown format needs: the
 		// device says so as unavailable (a GPU with it passes the module).
@@ -234,6 +235,16 @@ func TestEmulatorCatchesFunctionConstantFaults(t *testing.T) {
 	}
 	if r := compare(ref, got); r.Code != CodeEmulatorMismatch || r.Detail != "buffer 0 word 1" {
 		t.Fatalf("another specialisation value: %s %s %q", r.Status, r.Code, r.Detail)
+	}
+}
+
+// TestEmulatorCatchesDepthFaults plants a wrong lowering of a depth
+// output: the depth attachment's words differ, named by pixel.
+func TestEmulatorCatchesDepthFaults(t *testing.T) {
+	emuNeed(t)
+	r := plantedLowering(t, "depth.ll", "depth_wrong.ll")
+	if r.Status != pipeline.Failed || r.Code != CodeEmulatorMismatch || r.Detail != "depth pixel (1,0)" {
+		t.Fatalf("wrong depth: %s %s %q %s", r.Status, r.Code, r.Detail, r.Message)
 	}
 }
 

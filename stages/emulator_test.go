@@ -97,6 +97,7 @@ func TestEmulatorFixtures(t *testing.T) {
 		{"storage_write.ll", pipeline.Passed, "", ""},
 		{"fnconst.ll", pipeline.Passed, "", ""},
 		{"depth.ll", pipeline.Passed, "", ""},
+		{"fract.ll", pipeline.Passed, "", ""},
 		// lavapipe (Mesa 22.3) has no shaderStorageImageReadWithoutFormat,
 		// which reading a read_write texture of Unknown format needs: the
 		// device says so as unavailable (a GPU with it passes the module).
@@ -245,6 +246,16 @@ func TestEmulatorCatchesDepthFaults(t *testing.T) {
 	r := plantedLowering(t, "depth.ll", "depth_wrong.ll")
 	if r.Status != pipeline.Failed || r.Code != CodeEmulatorMismatch || r.Detail != "depth pixel (1,0)" {
 		t.Fatalf("wrong depth: %s %s %q %s", r.Status, r.Code, r.Detail, r.Message)
+	}
+}
+
+// TestEmulatorCatchesUnclampedFract plants GLSL's fract for Metal's: a tiny
+// negative value gives 1.0 instead of the largest float below 1.
+func TestEmulatorCatchesUnclampedFract(t *testing.T) {
+	emuNeed(t)
+	r := plantedLowering(t, "fract.ll", "fract_unclamped.ll")
+	if r.Status != pipeline.Failed || r.Code != CodeEmulatorMismatch || r.Detail != "buffer 1 word 1" || !strings.Contains(r.Message, "expected 0x3f7fffff") {
+		t.Fatalf("unclamped fract: %s %s %q %s", r.Status, r.Code, r.Detail, r.Message)
 	}
 }
 

@@ -2,6 +2,7 @@ package cpuref
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -22,6 +23,7 @@ var ExactOps = []string{
 	"air.min.[su].* / air.max.[su].* (integer compare and select)",
 	"air.fmin/fmax (and fast_): llvm.minnum/maxnum (C fminf/fmaxf: a NaN operand yields the other)",
 	"air.fabs, floor, ceil, trunc, rint, round (and fast_): llvm.fabs/floor/ceil/trunc/rint/round (C fabsf, floorf, ceilf, truncf, rintf, roundf)",
+	"air.fract (and fast_): fmin(x − floor(x), the largest value below 1), one IEEE subtraction (Metal lists fract as correctly rounded; OpenCL defines the formula)",
 	"air.saturate / clamp (and fast_): minnum(maxnum(x, lo), hi)",
 	"air.fma (and fast_): llvm.fma (C fmaf, one rounding)",
 	"air.atomic.global.{add,sub,and,or,xor,min,max,xchg}.[su].i32, load, store: atomicrmw / load / store on the word (threads run one after another, so each is trivially atomic)",
@@ -41,7 +43,7 @@ var ApproximateOps = []string{
 	"sqrt", "rsqrt", "sin", "cos", "tan", "sincos", "asin", "acos", "atan", "atan2",
 	"sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "exp", "exp2", "exp10",
 	"log", "log2", "log10", "pow", "powr", "length", "distance",
-	"normalize", "divide", "recip", "smoothstep", "fmod", "fract",
+	"normalize", "divide", "recip", "smoothstep", "fmod",
 	"cospi", "sinpi", "tanpi", "ldexp", "frexp", "modf", "hypot", "cbrt",
 }
 
@@ -204,6 +206,19 @@ func floatBody(t, op string, n int) string {
 		s = "  %l = " + call("maxnum", a(0)+", "+a(1)) + "\n  %r = " + call("minnum", t+" %l, "+a(2)) + "\n"
 	case n == 3 && op == "fma":
 		s = "  %r = " + call("fma", a(0)+", "+a(1)+", "+a(2)) + "\n"
+	case n == 1 && op == "fract":
+		// Metal (and OpenCL): fmin(x − floor(x), the largest value below 1);
+		// one IEEE subtraction, so correctly rounded. A NaN stays NaN.
+		below := map[string]string{"float": "0x3FEFFFFFE0000000", "half": "0xH3BFF", "double": "0x3FEFFFFFFFFFFFFF"}[elem(t)]
+		if below == "" {
+			return ""
+		}
+		c := below
+		if strings.HasPrefix(t, "<") {
+			c = "<" + strings.TrimSuffix(strings.Repeat(elem(t)+" "+below+", ", mustAtoi(vecLen(t))), ", ") + ">"
+		}
+		s = "  %fl = " + call("floor", a(0)) + "\n  %d = fsub " + t + " %a0, %fl\n" +
+			"  %over = fcmp ogt " + t + " %d, " + c + "\n  %r = select " + boolOf(t) + " %over, " + t + " " + c + ", " + t + " %d\n"
 	default:
 		return ""
 	}
@@ -338,6 +353,12 @@ func boolOf(t string) string {
 		return "<" + vecLen(t) + " x i1>"
 	}
 	return "i1"
+}
+
+// mustAtoi is a vector length from vecLen (digits by construction; 0 otherwise).
+func mustAtoi(s string) int {
+	n, _ := strconv.Atoi(s)
+	return n
 }
 
 // splat writes the constant v ("0.0", "1.0") of type t.

@@ -68,7 +68,7 @@ type mathOp struct {
 var mathOps = map[string]mathOp{
 	"fabs": {glsl: spirv.GLSLFAbs, arity: 1}, "abs": {glsl: spirv.GLSLFAbs, arity: 1}, "floor": {glsl: spirv.GLSLFloor, arity: 1},
 	"ceil": {glsl: spirv.GLSLCeil, arity: 1}, "trunc": {glsl: spirv.GLSLTrunc, arity: 1},
-	"rint": {glsl: spirv.GLSLRoundEven, arity: 1}, "fract": {glsl: spirv.GLSLFract, arity: 1},
+	"rint": {glsl: spirv.GLSLRoundEven, arity: 1}, "fract": {arity: 1, lower: lowerFract},
 	"sqrt": {glsl: spirv.GLSLSqrt, arity: 1}, "rsqrt": {glsl: spirv.GLSLInverseSqrt, arity: 1},
 	"exp": {glsl: spirv.GLSLExp, arity: 1}, "exp2": {glsl: spirv.GLSLExp2, arity: 1},
 	"log": {glsl: spirv.GLSLLog, arity: 1}, "log2": {glsl: spirv.GLSLLog2, arity: 1},
@@ -270,6 +270,24 @@ func (t *translator) intrinsic(c *air.Call, name string) (spirv.ID, bool) {
 
 func lowerSaturate(t *translator, ty air.Type, a []spirv.ID) spirv.ID {
 	return t.f.ExtInst(t.typ(ty), spirv.GLSLNClamp, a[0], t.floatConst(ty, 0), t.floatConst(ty, 1))
+}
+
+// lowerFract is Metal's fract, fmin(x − floor(x), the largest value below
+// 1): GLSL's Fract alone gives 1.0 for a tiny negative x, where Metal gives
+// 0x1.fffffep-1 (float). A NaN stays NaN (the comparison is false).
+func lowerFract(t *translator, ty air.Type, a []spirv.ID) spirv.ID {
+	fty := t.typ(ty)
+	r := t.f.ExtInst(fty, spirv.GLSLFract, a[0])
+	below := 1 - math.Pow(2, -24) // float
+	switch air.Scalar(ty).(*air.FloatType).Kind {
+	case air.Half:
+		below = 1 - math.Pow(2, -11)
+	case air.Double:
+		below = 1 - math.Pow(2, -53)
+	}
+	c := t.floatConst(ty, below)
+	over := t.f.Op(spirv.OpFOrdGreaterThan, t.boolType(ty), r, c)
+	return t.f.Op(spirv.OpSelect, fty, over, c, r)
 }
 
 // lowerRound is Metal's round: half-way cases away from zero, computed as

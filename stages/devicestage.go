@@ -13,7 +13,7 @@ import (
 )
 
 // deviceVersion changes whenever the device stage's verdicts change.
-const deviceVersion = "7"
+const deviceVersion = "8"
 
 // CodeDeviceFlaky: the device's output differed from the reference and
 // three runs did not agree with each other; the status is unjudged.

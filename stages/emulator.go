@@ -18,7 +18,7 @@ import (
 )
 
 // emulatorVersion changes whenever the emulator stage's verdicts change.
-const emulatorVersion = "9"
+const emulatorVersion = "10"
 
 // Emulator codes (append-only; documented in docs/codes.md).
 const (

@@ -13,7 +13,7 @@ import (
 )
 
 // translateVersion changes whenever the translate stage's verdicts change.
-const translateVersion = "1"
+const translateVersion = "2"
 
 // Translate codes beyond the translator's own.
 const (

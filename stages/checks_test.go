@@ -1,0 +1,76 @@
+package stages
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/airpipe/airpipe/compiler/cpuref"
+	"github.com/airpipe/airpipe/compiler/translate"
+	"github.com/airpipe/airpipe/pipeline"
+)
+
+// TestCheckInterfaceResources: the SPIR-V's sampled images, samplers and
+// storage images must sit where the descriptor ABI puts the AIR's textures
+// and samplers, with the right kind; anything else is an interface mismatch.
+func TestCheckInterfaceResources(t *testing.T) {
+	k := &cpuref.Kernel{
+		Buffers:  []cpuref.Buffer{{Index: 0}},
+		Textures: []cpuref.Texture{{Index: 1, Access: "sample"}, {Index: 2, Access: "write"}},
+		Samplers: []int{3},
+	}
+	for _, c := range []struct {
+		name string
+		b    translate.Binding
+		ok   bool
+	}{
+		{"buffer", translate.Binding{Binding: 0, Kind: "storage-buffer"}, true},
+		{"sampled texture", translate.Binding{Binding: textureBinding + 1, Kind: "sampled-image"}, true},
+		{"writable texture", translate.Binding{Binding: storageTextureBinding + 2, Kind: "storage-image"}, true},
+		{"sampler", translate.Binding{Binding: samplerBinding + 3, Kind: "sampler"}, true},
+		{"texture at another index", translate.Binding{Binding: textureBinding + 2, Kind: "sampled-image"}, false},
+		{"writable texture as sampled", translate.Binding{Binding: storageTextureBinding + 2, Kind: "sampled-image"}, false},
+		{"sampled texture as storage", translate.Binding{Binding: textureBinding + 1, Kind: "storage-image"}, false},
+		{"sampler at a texture's binding", translate.Binding{Binding: textureBinding + 1, Kind: "sampler"}, false},
+		{"another set", translate.Binding{Set: 1, Binding: samplerBinding + 3, Kind: "sampler"}, false},
+	} {
+		r, ok := checkInterface([]translate.Binding{c.b}, k)
+		if ok != c.ok || !ok && (r.Code != CodeEmulatorInterface || !strings.HasPrefix(r.Detail, "set ")) {
+			t.Errorf("%s: ok %v (%s %q), want %v", c.name, ok, r.Code, r.Detail, c.ok)
+		}
+	}
+}
+
+// TestDepthChecks: a reference depth outside [0, 1] (or NaN) is found and
+// named; a draw that brought no depth back is a mismatch, not a pass.
+func TestDepthChecks(t *testing.T) {
+	depth := func(ws ...float32) *cpuref.Result {
+		b := make([]byte, 4*len(ws))
+		for i, w := range ws {
+			putLE(b[4*i:], math.Float32bits(w))
+		}
+		k := &cpuref.Kernel{Stage: "fragment", WritesDepth: true}
+		return &cpuref.Result{Kernel: k, Grid: cpuref.DefaultGrid(),
+			Inputs:  []cpuref.Data{{Index: cpuref.DepthBuffer, Bytes: cpuref.ClearDepthBuffer(len(ws), 1)}},
+			Outputs: []cpuref.Data{{Index: cpuref.DepthBuffer, Bytes: b}}}
+	}
+	nan := float32(math.NaN())
+	for _, c := range []struct {
+		ws []float32
+		px int
+		ok bool
+	}{
+		{[]float32{0, 0.5, 1}, 0, true},
+		{[]float32{0.5, 1.5}, 1, false},
+		{[]float32{-0.25}, 0, false},
+		{[]float32{0.5, 0.5, nan}, 2, false},
+	} {
+		_, px, ok := depthInRange(depth(c.ws...))
+		if ok != c.ok || !ok && px != c.px {
+			t.Errorf("%v: pixel %d ok %v, want pixel %d ok %v", c.ws, px, ok, c.px, c.ok)
+		}
+	}
+	if r := compare(depth(0.5, 0.25), map[int][]byte{}); r.Status != pipeline.Failed || r.Code != CodeEmulatorMismatch || r.Detail != "depth" {
+		t.Errorf("no depth brought back: %s %s %q", r.Status, r.Code, r.Detail)
+	}
+}

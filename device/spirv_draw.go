@@ -22,31 +22,9 @@ const (
 // equations (lavapipe; see draw.go). Inputs must be 32-bit scalars or vectors.
 func fullScreenVertex(frag *spirvModule, fe spirvEntry, inputs map[uint32][]uint32) ([]uint32, error) {
 	w := &spvWriter{}
-	scalars := map[[3]uint32]uint32{}
-	scalar := func(op, width, signed uint32) uint32 {
-		k := [3]uint32{op, width, signed}
-		if n, ok := scalars[k]; ok {
-			return n
-		}
-		n := w.id()
-		if op == opTypeFloat {
-			emit(&w.types, opTypeFloat, n, width)
-		} else {
-			emit(&w.types, opTypeInt, n, width, signed)
-		}
-		scalars[k] = n
-		return n
-	}
-	vectors := map[[2]uint32]uint32{}
+	vectors := map[[2]uint32]uint32{} // {component type, count} -> vector type id
 	vector := func(c, n uint32) uint32 {
-		k := [2]uint32{c, n}
-		if v, ok := vectors[k]; ok {
-			return v
-		}
-		v := w.id()
-		emit(&w.types, opTypeVector, v, c, n)
-		vectors[k] = v
-		return v
+		return w.once(vectors, [2]uint32{c, n}, func(v uint32) { emit(&w.types, opTypeVector, v, c, n) })
 	}
 	// shape gives the scalar type (op, signedness) and component count of a 32-bit input.
 	shape := func(id uint32) (op, signed, n uint32, err error) {
@@ -65,21 +43,14 @@ func fullScreenVertex(frag *spirvModule, fe spirvEntry, inputs map[uint32][]uint
 	}
 	consts := map[[2]uint32]uint32{} // {type, bits} -> constant id
 	constant := func(ty, bits uint32) uint32 {
-		k := [2]uint32{ty, bits}
-		if c, ok := consts[k]; ok {
-			return c
-		}
-		c := w.id()
-		emit(&w.types, opConstant, ty, c, bits)
-		consts[k] = c
-		return c
+		return w.once(consts, [2]uint32{ty, bits}, func(c uint32) { emit(&w.types, opConstant, ty, c, bits) })
 	}
 
 	main, void, fnType := w.id(), w.id(), w.id()
 	emit(&w.types, opTypeVoid, void)
 	emit(&w.types, opTypeFunction, fnType, void)
-	f32 := scalar(opTypeFloat, 32, 0)
-	i32 := scalar(opTypeInt, 32, 1)
+	f32 := w.scalar(opTypeFloat, 32, 0)
+	i32 := w.scalar(opTypeInt, 32, 1)
 	boolT := w.id()
 	emit(&w.types, opTypeBool, boolT)
 	v4 := vector(f32, 4)
@@ -116,7 +87,7 @@ func fullScreenVertex(frag *spirvModule, fe spirvEntry, inputs map[uint32][]uint
 		if uint32(len(words)) != n {
 			return nil, fmt.Errorf("location %d: %d values for %d components", in.Location, len(words), n)
 		}
-		st := scalar(op, 32, signed)
+		st := w.scalar(op, 32, signed)
 		t, val := st, constant(st, words[0])
 		if n > 1 {
 			t = vector(st, n)
@@ -132,26 +103,22 @@ func fullScreenVertex(frag *spirvModule, fe spirvEntry, inputs map[uint32][]uint
 		emit(&w.types, opVariable, pt, v, scOutput)
 		emit(&w.functions, opStore, v, val)
 		iface = append(iface, v)
-		d := frag.decorations[in.ID]
-		emit(&w.decos, opDecorate, v, decLocation, in.Location)
-		if c, ok := d[decComponent]; ok {
-			emit(&w.decos, opDecorate, v, decComponent, c)
-		}
-		for _, dec := range []uint32{decFlat, decNoPerspective, decCentroid, decSample} {
-			if _, ok := d[dec]; ok {
-				emit(&w.decos, opDecorate, v, dec)
-			}
-		}
+		w.decorateLike(v, frag, in)
 	}
 	emit(&w.functions, opReturn)
 	emit(&w.functions, opFunctionEnd)
 	emit(&w.caps, opCapability, capShader)
-	emit(&w.header, opMemoryModel, 0, 1)
-	emit(&w.header, opEntryPoint, append(append([]uint32{execModelVertex, main}, stringWords("main")...), iface...)...)
-	version := frag.words[1]
-	out := []uint32{spirvMagic, version, 0, w.bound + 1, 0}
-	for _, sec := range [][]uint32{w.caps, w.exts, w.header, w.decos, w.types, w.functions} {
-		out = append(out, sec...)
+	return w.vertexModule(frag.words[1], main, iface), nil
+}
+
+// once gives the id memo holds for k, or takes a new id, declares it with declare and
+// remembers it under k.
+func (w *spvWriter) once(memo map[[2]uint32]uint32, k [2]uint32, declare func(id uint32)) uint32 {
+	if id, ok := memo[k]; ok {
+		return id
 	}
-	return out, nil
+	id := w.id()
+	declare(id)
+	memo[k] = id
+	return id
 }

@@ -139,9 +139,57 @@ func (m *spirvModule) locationFormatsDepth(id uint32, depth int) ([]uint32, erro
 type spvWriter struct {
 	bound                                       uint32
 	caps, exts, header, decos, types, functions []uint32
+	scalars                                     map[[3]uint32]uint32 // {opcode, width, signedness} -> id
 }
 
 func (w *spvWriter) id() uint32 { w.bound++; return w.bound }
+
+// scalar gives the id of the float (op opTypeFloat) or integer scalar type of width bits,
+// declaring it on first use: SPIR-V forbids duplicate scalar types.
+func (w *spvWriter) scalar(op, width, signed uint32) uint32 {
+	k := [3]uint32{op, width, signed}
+	if n, ok := w.scalars[k]; ok {
+		return n
+	}
+	n := w.id()
+	if op == opTypeFloat {
+		emit(&w.types, opTypeFloat, n, width)
+	} else {
+		emit(&w.types, opTypeInt, n, width, signed)
+	}
+	if w.scalars == nil {
+		w.scalars = map[[3]uint32]uint32{}
+	}
+	w.scalars[k] = n
+	return n
+}
+
+// decorateLike gives the output variable v the location of the input in and the component
+// and interpolation decorations frag gives in.
+func (w *spvWriter) decorateLike(v uint32, frag *spirvModule, in ioVar) {
+	d := frag.decorations[in.ID]
+	emit(&w.decos, opDecorate, v, decLocation, in.Location)
+	if c, ok := d[decComponent]; ok {
+		emit(&w.decos, opDecorate, v, decComponent, c)
+	}
+	for _, dec := range []uint32{decFlat, decNoPerspective, decCentroid, decSample} {
+		if _, ok := d[dec]; ok {
+			emit(&w.decos, opDecorate, v, dec)
+		}
+	}
+}
+
+// vertexModule ends the module as a Vertex entry point "main" (function main, interface
+// iface) and returns its words, with the SPIR-V version of the module it was written for.
+func (w *spvWriter) vertexModule(version, main uint32, iface []uint32) []uint32 {
+	emit(&w.header, opMemoryModel, 0, 1)
+	emit(&w.header, opEntryPoint, append(append([]uint32{execModelVertex, main}, stringWords("main")...), iface...)...)
+	out := []uint32{spirvMagic, version, 0, w.bound + 1, 0}
+	for _, sec := range [][]uint32{w.caps, w.exts, w.header, w.decos, w.types, w.functions} {
+		out = append(out, sec...)
+	}
+	return out
+}
 
 func emit(sec *[]uint32, op uint32, args ...uint32) {
 	*sec = append(*sec, uint32(len(args)+1)<<16|op)
@@ -178,21 +226,6 @@ func vertexFor(frag *spirvModule, fe spirvEntry) ([]uint32, error) {
 	w := &spvWriter{}
 	caps := map[uint32]bool{capShader: true}
 	copied := map[uint32]uint32{}
-	scalars := map[[3]uint32]uint32{} // {opcode, width, signedness} -> id: SPIR-V forbids duplicates
-	scalar := func(op, width, signed uint32) uint32 {
-		k := [3]uint32{op, width, signed}
-		if n, ok := scalars[k]; ok {
-			return n
-		}
-		n := w.id()
-		if op == opTypeFloat {
-			emit(&w.types, opTypeFloat, n, width)
-		} else {
-			emit(&w.types, opTypeInt, n, width, signed)
-		}
-		scalars[k] = n
-		return n
-	}
 	var copyType func(id uint32) (uint32, error)
 	depth := 0
 	copyType = func(id uint32) (uint32, error) {
@@ -216,7 +249,7 @@ func vertexFor(frag *spirvModule, fe spirvEntry) ([]uint32, error) {
 			case 64:
 				caps[capFloat64] = true
 			}
-			n = scalar(opTypeFloat, t[2], 0)
+			n = w.scalar(opTypeFloat, t[2], 0)
 		case op == opTypeInt && len(t) >= 4:
 			switch t[2] {
 			case 16:
@@ -224,7 +257,7 @@ func vertexFor(frag *spirvModule, fe spirvEntry) ([]uint32, error) {
 			case 64:
 				caps[capInt64] = true
 			}
-			n = scalar(opTypeInt, t[2], t[3])
+			n = w.scalar(opTypeInt, t[2], t[3])
 		case (op == opTypeVector || op == opTypeMatrix) && len(t) >= 4:
 			c, err := copyType(t[2])
 			if err != nil {
@@ -242,7 +275,7 @@ func vertexFor(frag *spirvModule, fe spirvEntry) ([]uint32, error) {
 				return 0, fmt.Errorf("array type %%%d: length is not a constant", id)
 			}
 			l := w.id()
-			emit(&w.types, opConstant, scalar(opTypeInt, 32, 0), l, frag.words[at])
+			emit(&w.types, opConstant, w.scalar(opTypeInt, 32, 0), l, frag.words[at])
 			n = w.id()
 			emit(&w.types, opTypeArray, n, c, l)
 		default:
@@ -255,7 +288,7 @@ func vertexFor(frag *spirvModule, fe spirvEntry) ([]uint32, error) {
 	main, void, fnType := w.id(), w.id(), w.id()
 	emit(&w.types, opTypeVoid, void)
 	emit(&w.types, opTypeFunction, fnType, void)
-	f32 := scalar(opTypeFloat, 32, 0)
+	f32 := w.scalar(opTypeFloat, 32, 0)
 	v4, pv4, pos, null4 := w.id(), w.id(), w.id(), w.id()
 	emit(&w.types, opTypeVector, v4, f32, 4)
 	emit(&w.types, opTypePointer, pv4, scOutput, v4)
@@ -277,16 +310,7 @@ func vertexFor(frag *spirvModule, fe spirvEntry) ([]uint32, error) {
 		emit(&w.types, opConstantNull, t, z)
 		emit(&w.functions, opStore, v, z)
 		iface = append(iface, v)
-		d := frag.decorations[in.ID]
-		emit(&w.decos, opDecorate, v, decLocation, in.Location)
-		if c, ok := d[decComponent]; ok {
-			emit(&w.decos, opDecorate, v, decComponent, c)
-		}
-		for _, dec := range []uint32{decFlat, decNoPerspective, decCentroid, decSample} {
-			if _, ok := d[dec]; ok {
-				emit(&w.decos, opDecorate, v, dec)
-			}
-		}
+		w.decorateLike(v, frag, in)
 	}
 	emit(&w.functions, opReturn)
 	emit(&w.functions, opFunctionEnd)
@@ -302,12 +326,5 @@ func vertexFor(frag *spirvModule, fe spirvEntry) ([]uint32, error) {
 	if caps[capStorageInputOutput16] {
 		emit(&w.exts, opExtension, stringWords("SPV_KHR_16bit_storage")...)
 	}
-	emit(&w.header, opMemoryModel, 0, 1)
-	emit(&w.header, opEntryPoint, append(append([]uint32{execModelVertex, main}, stringWords("main")...), iface...)...)
-	version := frag.words[1]
-	out := []uint32{spirvMagic, version, 0, w.bound + 1, 0}
-	for _, sec := range [][]uint32{w.caps, w.exts, w.header, w.decos, w.types, w.functions} {
-		out = append(out, sec...)
-	}
-	return out, nil
+	return w.vertexModule(frag.words[1], main, iface), nil
 }

@@ -98,11 +98,7 @@ func (r *reader) instRecord(fs *fnState, code uint64, ops []uint64) *Error {
 	var in air.Instruction
 	switch code {
 	case 2: // BINOP [opval, opval, opcode, flags?]
-		x, err := r.opPair(fs, ops, &i)
-		if err != nil {
-			return err
-		}
-		y, err := r.opTyped(fs, ops, &i, x.Type())
+		x, y, err := r.opPairOfOneType(fs, ops, &i)
 		if err != nil {
 			return err
 		}
@@ -240,11 +236,7 @@ func (r *reader) instRecord(fs *fnState, code uint64, ops []uint64) *Error {
 		g.Typ = t
 		in = g
 	case 29: // VSELECT [t, f, cond, fmf?]
-		x, err := r.opPair(fs, ops, &i)
-		if err != nil {
-			return err
-		}
-		y, err := r.opTyped(fs, ops, &i, x.Type())
+		x, y, err := r.opPairOfOneType(fs, ops, &i)
 		if err != nil {
 			return err
 		}
@@ -295,11 +287,7 @@ func (r *reader) instRecord(fs *fnState, code uint64, ops []uint64) *Error {
 		e.Typ = v.Type()
 		in = e
 	case 8: // SHUFFLEVEC [v1, v2, mask]
-		x, err := r.opPair(fs, ops, &i)
-		if err != nil {
-			return err
-		}
-		y, err := r.opTyped(fs, ops, &i, x.Type())
+		x, y, err := r.opPairOfOneType(fs, ops, &i)
 		if err != nil {
 			return err
 		}
@@ -321,11 +309,7 @@ func (r *reader) instRecord(fs *fnState, code uint64, ops []uint64) *Error {
 		s.Typ = r.internVector(s.Typ.(*air.VectorType))
 		in = s
 	case 9, 28: // CMP, CMP2 [lhs, rhs, pred, fmf?]
-		x, err := r.opPair(fs, ops, &i)
-		if err != nil {
-			return err
-		}
-		y, err := r.opTyped(fs, ops, &i, x.Type())
+		x, y, err := r.opPairOfOneType(fs, ops, &i)
 		if err != nil {
 			return err
 		}
@@ -517,18 +501,8 @@ func (r *reader) instRecord(fs *fnState, code uint64, ops []uint64) *Error {
 		} else {
 			return bad("%d operands", len(ops))
 		}
-		al, ok := decodeAlign(ops[i])
-		if !ok {
-			return bad("alignment %d", ops[i])
-		}
-		l.Align = al
-		l.Volatile = ops[i+1] != 0
-		if code == 41 {
-			if ops[i+2] >= uint64(len(orderings)) {
-				return bad("ordering %d", ops[i+2])
-			}
-			l.Ordering = orderings[ops[i+2]]
-			l.SyncScope = ops[i+3]
+		if l.Align, l.Volatile, l.Ordering, l.SyncScope, err = memAccess(ops[i:], code == 41, bad); err != nil {
+			return err
 		}
 		in = l
 	case 44, 45, 24: // STORE [ptr, val, align, vol]; STOREATOMIC [..., ordering, ssid]; STORE_OLD
@@ -558,18 +532,8 @@ func (r *reader) instRecord(fs *fnState, code uint64, ops []uint64) *Error {
 		}
 		s := &air.Store{Val: val, Ptr: ptr}
 		s.Typ = air.Void
-		al, ok := decodeAlign(ops[i])
-		if !ok {
-			return bad("alignment %d", ops[i])
-		}
-		s.Align = al
-		s.Volatile = ops[i+1] != 0
-		if code == 45 {
-			if ops[i+2] >= uint64(len(orderings)) {
-				return bad("ordering %d", ops[i+2])
-			}
-			s.Ordering = orderings[ops[i+2]]
-			s.SyncScope = ops[i+3]
+		if s.Align, s.Volatile, s.Ordering, s.SyncScope, err = memAccess(ops[i:], code == 45, bad); err != nil {
+			return err
 		}
 		in = s
 	case 26: // EXTRACTVAL [agg, idx...]
@@ -578,17 +542,9 @@ func (r *reader) instRecord(fs *fnState, code uint64, ops []uint64) *Error {
 			return err
 		}
 		e := &air.ExtractValue{Agg: agg}
-		t := agg.Type()
-		for ; i < len(ops); i++ {
-			if t, err = r.memberType(t, ops[i]); err != nil {
-				return err
-			}
-			e.Indices = append(e.Indices, uint32(ops[i]))
+		if e.Indices, e.Typ, err = r.memberPath(agg.Type(), ops[i:], bad); err != nil {
+			return err
 		}
-		if len(e.Indices) == 0 {
-			return bad("no indices")
-		}
-		e.Typ = t
 		in = e
 	case 27: // INSERTVAL [agg, val, idx...]
 		agg, err := r.opPair(fs, ops, &i)
@@ -600,15 +556,8 @@ func (r *reader) instRecord(fs *fnState, code uint64, ops []uint64) *Error {
 			return err
 		}
 		e := &air.InsertValue{Agg: agg, Val: val}
-		t := agg.Type()
-		for ; i < len(ops); i++ {
-			if t, err = r.memberType(t, ops[i]); err != nil {
-				return err
-			}
-			e.Indices = append(e.Indices, uint32(ops[i]))
-		}
-		if len(e.Indices) == 0 {
-			return bad("no indices")
+		if e.Indices, _, err = r.memberPath(agg.Type(), ops[i:], bad); err != nil {
+			return err
 		}
 		e.Typ = agg.Type()
 		in = e
@@ -645,12 +594,9 @@ func (r *reader) instRecord(fs *fnState, code uint64, ops []uint64) *Error {
 		}
 		a := &air.AtomicRMW{Op: air.RMWOp(ops[i]), Ptr: ptr, Val: val, Volatile: ops[i+1] != 0,
 			Ordering: orderings[ops[i+2]], SyncScope: ops[i+3]}
-		if len(ops) > i+4 {
-			al, ok := decodeAlign(ops[i+4])
-			if !ok {
-				return bad("alignment")
-			}
-			a.Align = al
+		var ok bool
+		if a.Align, ok = alignAt(ops, i+4); !ok {
+			return bad("alignment")
 		}
 		a.Typ = val.Type()
 		in = a
@@ -675,12 +621,9 @@ func (r *reader) instRecord(fs *fnState, code uint64, ops []uint64) *Error {
 		}
 		x := &air.CmpXchg{Ptr: ptr, Cmp: cmp, New: nw, Volatile: ops[i] != 0, Success: orderings[ops[i+1]],
 			SyncScope: ops[i+2], Failure: orderings[ops[i+3]], Weak: ops[i+4] != 0}
-		if len(ops) > i+5 {
-			al, ok := decodeAlign(ops[i+5])
-			if !ok {
-				return bad("alignment")
-			}
-			x.Align = al
+		var ok bool
+		if x.Align, ok = alignAt(ops, i+5); !ok {
+			return bad("alignment")
 		}
 		x.Typ = &air.StructType{Literal: true, Fields: []air.Type{cmp.Type(), &air.IntType{Bits: 1}}}
 		in = x
@@ -688,6 +631,44 @@ func (r *reader) instRecord(fs *fnState, code uint64, ops []uint64) *Error {
 		return unknownRecord(c.r.pos, functionID, code)
 	}
 	return r.add(fs, in)
+}
+
+// memAccess decodes the [align, vol] tail of a load or store record, and the
+// [ordering, ssid] after it when the access is atomic; the caller has checked
+// that ops holds them all.
+func memAccess(ops []uint64, atomic bool, bad func(string, ...any) *Error) (align uint64, volatile bool, ord air.Ordering, scope uint64, err *Error) {
+	align, ok := decodeAlign(ops[0])
+	if !ok {
+		return 0, false, 0, 0, bad("alignment %d", ops[0])
+	}
+	volatile = ops[1] != 0
+	if atomic {
+		if ops[2] >= uint64(len(orderings)) {
+			return 0, false, 0, 0, bad("ordering %d", ops[2])
+		}
+		ord, scope = orderings[ops[2]], ops[3]
+	}
+	return align, volatile, ord, scope, nil
+}
+
+// alignAt decodes the optional alignment at ops[k]: 0 when the record stops before it.
+func alignAt(ops []uint64, k int) (uint64, bool) {
+	if k >= len(ops) {
+		return 0, true
+	}
+	return decodeAlign(ops[k])
+}
+
+// opPairOfOneType reads an operand pair and a second operand of the first one's type
+// (binop, select, shufflevector and cmp records).
+func (r *reader) opPairOfOneType(fs *fnState, ops []uint64, i *int) (x, y air.Value, err *Error) {
+	if x, err = r.opPair(fs, ops, i); err != nil {
+		return nil, nil, err
+	}
+	if y, err = r.opTyped(fs, ops, i, x.Type()); err != nil {
+		return nil, nil, err
+	}
+	return x, y, nil
 }
 
 func ops0(ops []uint64) uint64 {
@@ -761,6 +742,23 @@ func (r *reader) memberType(t air.Type, idx uint64) (air.Type, *Error) {
 		}
 	}
 	return nil, malformed(r.c.r.pos, "FUNCTION_BLOCK", "index %d into %s", idx, t)
+}
+
+// memberPath walks the constant member indices of an extractvalue or insertvalue
+// into t, returning them and the type of the member they reach.
+func (r *reader) memberPath(t air.Type, ops []uint64, bad func(string, ...any) *Error) ([]uint32, air.Type, *Error) {
+	if len(ops) == 0 {
+		return nil, nil, bad("no indices")
+	}
+	idx := make([]uint32, 0, len(ops))
+	for _, o := range ops {
+		var err *Error
+		if t, err = r.memberType(t, o); err != nil {
+			return nil, nil, err
+		}
+		idx = append(idx, uint32(o))
+	}
+	return idx, t, nil
 }
 
 // gepResult computes a getelementptr's result type.

@@ -64,27 +64,7 @@ func depthFeatures(device, name string, have uint32) error {
 // newDepthImage makes the w×h depth attachment, its view and its readback buffer. On
 // failure it returns what it made so far (for destroyImage).
 func (d *Device) newDepthImage(w, h uint32) (*drawImage, error) {
-	ld := d.dev
-	a := vk.GetArena()
-	defer vk.PutArena(a)
-	im := &drawImage{size: int(w) * int(h) * 4}
-	ci := vk.New[vk.ImageCreateInfo](a)
-	ci.ImageType = vk.ImageType2D
-	ci.Format = depthFormat
-	ci.Extent = vk.Extent3D{Width: w, Height: h, Depth: 1}
-	ci.ArrayLayers = 1
-	ci.Usage = vk.ImageUsageDepthStencilAttach | vk.ImageUsageTransferSrc
-	var err error
-	im.image, im.memory, im.view, err = ld.newImage(ci, vk.ImageViewType2D, depthRange())
-	if err != nil {
-		return im, err
-	}
-	b, err := d.newBuffer(int64(im.size))
-	if err != nil {
-		return im, err
-	}
-	im.readback = b
-	return im, nil
+	return d.newAttachment(depthFormat, 4, vk.ImageUsageDepthStencilAttach, depthRange(), w, h)
 }
 
 // depthAttachment is the rendering attachment of im: cleared to depthClear, stored.

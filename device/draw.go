@@ -201,18 +201,25 @@ func (d *Device) Draw(ctx context.Context, frag []byte, entry string, x DrawArgs
 // newDrawImage makes a w×h colour attachment of format f, its view and its readback buffer.
 // On failure it returns what it made so far (for destroyImage).
 func (d *Device) newDrawImage(f Format, w, h uint32) (*drawImage, error) {
+	return d.newAttachment(uint32(f), texelSize[f], vk.ImageUsageColorAttach, colorRange(), w, h)
+}
+
+// newAttachment makes a w×h attachment image of format (texel bytes a pixel), usable as
+// usage and as a transfer source, its 2D view over rng and its readback buffer. On failure
+// it returns what it made so far (for destroyImage).
+func (d *Device) newAttachment(format uint32, texel int, usage uint32, rng vk.ImageSubresourceRange, w, h uint32) (*drawImage, error) {
 	ld := d.dev
 	a := vk.GetArena()
 	defer vk.PutArena(a)
-	im := &drawImage{size: int(w) * int(h) * texelSize[f]}
+	im := &drawImage{size: int(w) * int(h) * texel}
 	ci := vk.New[vk.ImageCreateInfo](a)
 	ci.ImageType = vk.ImageType2D
-	ci.Format = uint32(f)
+	ci.Format = format
 	ci.Extent = vk.Extent3D{Width: w, Height: h, Depth: 1}
 	ci.ArrayLayers = 1
-	ci.Usage = vk.ImageUsageColorAttach | vk.ImageUsageTransferSrc
+	ci.Usage = usage | vk.ImageUsageTransferSrc
 	var err error
-	im.image, im.memory, im.view, err = ld.newImage(ci, vk.ImageViewType2D, colorRange())
+	im.image, im.memory, im.view, err = ld.newImage(ci, vk.ImageViewType2D, rng)
 	if err != nil {
 		return im, err
 	}

@@ -134,32 +134,15 @@ func inspectFragment(t *textModule, entry string, node []string) (*Kernel, error
 			}
 		}
 	}
-	fn, err := t.defined(entry)
+	k, err := newKernel(t, entry, "fragment", node)
 	if err != nil {
 		return nil, err
 	}
-	if len(node) < 3 {
-		return nil, fmt.Errorf("cpuref: entry node of @%s has %d operands, want 3", entry, len(node))
-	}
-	k := &Kernel{Name: entry, Stage: "fragment", Return: defineReturnType(t.lines[fn.Line])}
-	for _, op := range t.named["air.compile_options"] {
-		if s, _ := mdString(first(t.md[op])); s == "air.compile.denorms_disable" {
-			k.DenormsDisabled = true
-		}
+	fields, isStruct, err := t.returnFields(k.Return)
+	if err != nil {
+		return nil, fmt.Errorf("cpuref: @%s: %w", entry, err)
 	}
 	outs := t.md[node[1]]
-	body := k.Return
-	if strings.HasPrefix(body, "%") {
-		body = t.namedType(body)
-	}
-	fields := []string{body}
-	isStruct := strings.HasPrefix(body, "{") || strings.HasPrefix(body, "<{")
-	if isStruct {
-		inner := strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(body, "<"), "{"), ">")
-		fields = splitTop(strings.TrimSuffix(strings.TrimSpace(inner), "}"))
-	} else if body == "void" {
-		fields = nil
-	}
 	if len(fields) != len(outs) {
 		return nil, fmt.Errorf("cpuref: @%s returns %s (%d fields) but declares %d outputs", entry, k.Return, len(fields), len(outs))
 	}
@@ -212,54 +195,35 @@ func inspectFragment(t *textModule, entry string, node []string) (*Kernel, error
 			return nil, notJudgeable(KindArgument, "output "+role, "an output of role %s (it can remove the pixel or change what is stored), which the draw does not reproduce", role)
 		}
 	}
-	k.Params = make([]Param, len(fn.Params))
-	for i, ty := range fn.Params {
-		k.Params[i] = Param{Type: ty}
-	}
-	seen := map[int]bool{}
-	for _, ref := range t.md[node[2]] {
-		arg := t.md[ref]
-		p, n, role, err := k.argumentOf(arg, ref, entry, seen)
-		if err != nil {
-			return nil, err
-		}
+	err = k.bindArguments(t, entry, node, func(p *Param, n int, role string, arg []string) error {
 		switch role {
-		case "air.buffer":
-			if err := k.addBuffer(p, n, arg, entry); err != nil {
-				return nil, err
-			}
 		case "air.fragment_input":
 			name, _ := mdString(first(arg[2:]))
 			kind, comps, ok := kindOf(p.Type, keyString(arg, "air.arg_type_name"))
 			if !ok {
-				return nil, notJudgeable(KindArgument, "fragment input "+p.Type, "a fragment input of type %s, which the draw cannot give a constant", p.Type)
+				return notJudgeable(KindArgument, "fragment input "+p.Type, "a fragment input of type %s, which the draw cannot give a constant", p.Type)
 			}
-			in := Input{Param: int(n), Name: name, Type: p.Type, Kind: kind, Components: comps}
+			in := Input{Param: n, Name: name, Type: p.Type, Kind: kind, Components: comps}
 			for c := range comps {
 				in.Words = append(in.Words, inputValue(len(k.Inputs), c, kind))
 			}
 			k.Inputs = append(k.Inputs, in)
 		case "air.position":
 			if p.Type != "<4 x float>" {
-				return nil, notJudgeable(KindArgument, "air.position "+p.Type, "a position of type %s", p.Type)
+				return notJudgeable(KindArgument, "air.position "+p.Type, "a position of type %s", p.Type)
 			}
 		case "air.render_target_array_index", "air.viewport_array_index", "air.sample_id":
 			// One layer, one viewport, one sample: each is 0 on every pixel.
 			if p.Type != "i32" && p.Type != "i16" {
-				return nil, notJudgeable(KindArgument, role+" "+p.Type, "%s of type %s", role, p.Type)
-			}
-		case "air.texture", "air.sampler":
-			if err := k.addResource(role, p, n, arg, entry); err != nil {
-				return nil, err
+				return notJudgeable(KindArgument, role+" "+p.Type, "%s of type %s", role, p.Type)
 			}
 		default:
-			return nil, notJudgeable(KindArgument, role, "a fragment argument of role %s, which the reference cannot supply", role)
+			return notJudgeable(KindArgument, role, "a fragment argument of role %s, which the reference cannot supply", role)
 		}
-	}
-	for i, p := range k.Params {
-		if !seen[i] {
-			return nil, notJudgeable(KindArgument, "unannotated "+p.Type, "parameter %d (%s) has no AIR role", i, p.Type)
-		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return k, nil
 }

@@ -146,11 +146,47 @@ func inspectStage(t *textModule, entry, stage string, node []string) (*Kernel, e
 	if stage != "air.kernel" {
 		return nil, notJudgeable(KindNotKernel, strings.TrimPrefix(stage, "air."), "a %s function: the reference runs compute kernels and fragment functions only", strings.TrimPrefix(stage, "air."))
 	}
+	k, err := newKernel(t, entry, "", node)
+	if err != nil {
+		return nil, err
+	}
+	err = k.bindArguments(t, entry, node, func(p *Param, _ int, role string, _ []string) error {
+		switch {
+		case strings.Contains(role, "simdgroup") || strings.Contains(role, "quadgroup") || role == "air.threads_per_simdgroup":
+			return notJudgeable(KindSIMDGroup, role, "a SIMD-group value: it depends on the device's SIMD width, which a serial CPU run cannot imitate")
+		case role == "air.threadgroup" || strings.HasPrefix(p.Type, "ptr addrspace(3)"):
+			return notJudgeable(KindThreadgroupMemory, role, "threadgroup memory: its sharing between threads is not imitated by a serial CPU run")
+		}
+		if _, ok := builtinSlot[role]; !ok {
+			return notJudgeable(KindArgument, role, "an argument of role %s, which the reference cannot supply", role)
+		}
+		if !builtinType(p.Type) {
+			return notJudgeable(KindArgument, role+" "+p.Type, "built-in %s of type %s, which the reference cannot supply", role, p.Type)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	sort.Slice(k.Buffers, func(i, j int) bool { return k.Buffers[i].Index < k.Buffers[j].Index })
+	return k, nil
+}
+
+// newKernel starts the Kernel of entry, an entry point of the given stage ("fragment",
+// "vertex", "" for a compute kernel) whose metadata node is node: its parameters' types, its
+// return type (fragment and vertex functions) and the module's denormal mode.
+func newKernel(t *textModule, entry, stage string, node []string) (*Kernel, error) {
 	fn, err := t.defined(entry)
 	if err != nil {
 		return nil, err
 	}
-	k := &Kernel{Name: entry}
+	if len(node) < 3 {
+		return nil, fmt.Errorf("cpuref: entry node of @%s has %d operands, want 3", entry, len(node))
+	}
+	k := &Kernel{Name: entry, Stage: stage}
+	if stage != "" {
+		k.Return = defineReturnType(t.lines[fn.Line])
+	}
 	for _, op := range t.named["air.compile_options"] {
 		if s, _ := mdString(first(t.md[op])); s == "air.compile.denorms_disable" {
 			k.DenormsDisabled = true
@@ -160,45 +196,38 @@ func inspectStage(t *textModule, entry, stage string, node []string) (*Kernel, e
 	for i, ty := range fn.Params {
 		k.Params[i] = Param{Type: ty}
 	}
-	if len(node) < 3 {
-		return nil, fmt.Errorf("cpuref: entry node of @%s has %d operands, want 3", entry, len(node))
-	}
+	return k, nil
+}
+
+// bindArguments reads the argument nodes of entry (node[2]) into k.Params. It records
+// buffers, textures and samplers itself and hands every other role to other, which refuses
+// what the stage cannot supply; a parameter no node describes is not judgeable.
+func (k *Kernel) bindArguments(t *textModule, entry string, node []string, other func(p *Param, n int, role string, arg []string) error) error {
 	seen := map[int]bool{}
 	for _, ref := range t.md[node[2]] {
 		arg := t.md[ref]
 		p, n, role, err := k.argumentOf(arg, ref, entry, seen)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		switch {
-		case role == "air.buffer":
-			if err := k.addBuffer(p, n, arg, entry); err != nil {
-				return nil, err
-			}
-		case role == "air.texture" || role == "air.sampler":
-			if err := k.addResource(role, p, n, arg, entry); err != nil {
-				return nil, err
-			}
-		case strings.Contains(role, "simdgroup") || strings.Contains(role, "quadgroup") || role == "air.threads_per_simdgroup":
-			return nil, notJudgeable(KindSIMDGroup, role, "a SIMD-group value: it depends on the device's SIMD width, which a serial CPU run cannot imitate")
-		case role == "air.threadgroup" || strings.HasPrefix(p.Type, "ptr addrspace(3)"):
-			return nil, notJudgeable(KindThreadgroupMemory, role, "threadgroup memory: its sharing between threads is not imitated by a serial CPU run")
+		switch role {
+		case "air.buffer":
+			err = k.addBuffer(p, n, arg, entry)
+		case "air.texture", "air.sampler":
+			err = k.addResource(role, p, n, arg, entry)
 		default:
-			if _, ok := builtinSlot[role]; !ok {
-				return nil, notJudgeable(KindArgument, role, "an argument of role %s, which the reference cannot supply", role)
-			}
-			if !builtinType(p.Type) {
-				return nil, notJudgeable(KindArgument, role+" "+p.Type, "built-in %s of type %s, which the reference cannot supply", role, p.Type)
-			}
+			err = other(p, n, role, arg)
+		}
+		if err != nil {
+			return err
 		}
 	}
 	for i, p := range k.Params {
 		if !seen[i] {
-			return nil, notJudgeable(KindArgument, "unannotated "+p.Type, "parameter %d (%s) has no AIR role", i, p.Type)
+			return notJudgeable(KindArgument, "unannotated "+p.Type, "parameter %d (%s) has no AIR role", i, p.Type)
 		}
 	}
-	sort.Slice(k.Buffers, func(i, j int) bool { return k.Buffers[i].Index < k.Buffers[j].Index })
-	return k, nil
+	return nil
 }
 
 func first(s []string) string {

@@ -40,18 +40,9 @@ func attributeValue(v, i, c int, kind byte) uint32 {
 
 // inspectVertex reads a vertex function's interface: outputs, attributes, built-ins, buffers.
 func inspectVertex(t *textModule, entry string, node []string) (*Kernel, error) {
-	fn, err := t.defined(entry)
+	k, err := newKernel(t, entry, "vertex", node)
 	if err != nil {
 		return nil, err
-	}
-	if len(node) < 3 {
-		return nil, fmt.Errorf("cpuref: entry node of @%s has %d operands, want 3", entry, len(node))
-	}
-	k := &Kernel{Name: entry, Stage: "vertex", Return: defineReturnType(t.lines[fn.Line])}
-	for _, op := range t.named["air.compile_options"] {
-		if s, _ := mdString(first(t.md[op])); s == "air.compile.denorms_disable" {
-			k.DenormsDisabled = true
-		}
 	}
 	fields, isStruct, err := t.returnFields(k.Return)
 	if err != nil {
@@ -82,22 +73,8 @@ func inspectVertex(t *textModule, entry string, node []string) (*Kernel, error) 
 		out.Kind, out.Components = kind, comps
 		k.Outputs = append(k.Outputs, out)
 	}
-	k.Params = make([]Param, len(fn.Params))
-	for i, ty := range fn.Params {
-		k.Params[i] = Param{Type: ty}
-	}
-	seen := map[int]bool{}
-	for _, ref := range t.md[node[2]] {
-		arg := t.md[ref]
-		p, n, role, err := k.argumentOf(arg, ref, entry, seen)
-		if err != nil {
-			return nil, err
-		}
+	err = k.bindArguments(t, entry, node, func(p *Param, n int, role string, arg []string) error {
 		switch role {
-		case "air.buffer":
-			if err := k.addBuffer(p, n, arg, entry); err != nil {
-				return nil, err
-			}
 		case "air.vertex_input":
 			loc := -1
 			for j := 2; j+1 < len(arg); j++ {
@@ -109,9 +86,9 @@ func inspectVertex(t *textModule, entry string, node []string) (*Kernel, error) 
 			}
 			kind, comps, ok := kindOf(p.Type, keyString(arg, "air.arg_type_name"))
 			if !ok || loc < 0 || loc > 31 {
-				return nil, notJudgeable(KindArgument, "vertex input "+p.Type, "a vertex input of type %s at location %d, which the draw cannot give", p.Type, loc)
+				return notJudgeable(KindArgument, "vertex input "+p.Type, "a vertex input of type %s at location %d, which the draw cannot give", p.Type, loc)
 			}
-			in := Input{Param: int(n), Name: keyString(arg, "air.arg_name"), Location: loc, Type: p.Type, Kind: kind, Components: comps}
+			in := Input{Param: n, Name: keyString(arg, "air.arg_name"), Location: loc, Type: p.Type, Kind: kind, Components: comps}
 			for v := range Vertices {
 				var ws []uint32
 				for c := range comps {
@@ -122,20 +99,15 @@ func inspectVertex(t *textModule, entry string, node []string) (*Kernel, error) 
 			k.Inputs = append(k.Inputs, in)
 		case "air.vertex_id", "air.instance_id", "air.base_vertex", "air.base_instance":
 			if p.Type != "i32" && p.Type != "i16" {
-				return nil, notJudgeable(KindArgument, role+" "+p.Type, "%s of type %s", role, p.Type)
-			}
-		case "air.texture", "air.sampler":
-			if err := k.addResource(role, p, n, arg, entry); err != nil {
-				return nil, err
+				return notJudgeable(KindArgument, role+" "+p.Type, "%s of type %s", role, p.Type)
 			}
 		default:
-			return nil, notJudgeable(KindArgument, role, "a vertex argument of role %s, which the reference cannot supply", role)
+			return notJudgeable(KindArgument, role, "a vertex argument of role %s, which the reference cannot supply", role)
 		}
-	}
-	for i, p := range k.Params {
-		if !seen[i] {
-			return nil, notJudgeable(KindArgument, "unannotated "+p.Type, "parameter %d (%s) has no AIR role", i, p.Type)
-		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return k, nil
 }

@@ -98,9 +98,17 @@ func (c *Compiler) CompileCompute(spirv []byte, entry string, localSize [3]uint3
 	if localSize != [3]uint32{} {
 		words, spec = m.withLocalSize(id, localSize)
 	}
+	return c.buildStats(func() (*computePipeline, error) {
+		return c.dev.newComputePipeline(words, entry, m.bindings, m.pushConstants, spec, false, c.dev.execStats)
+	})
+}
+
+// buildStats makes a pipeline with build, gives a *DriverError it returns the driver's
+// messages, and returns the pipeline's ISA statistics; it destroys the pipeline after.
+func (c *Compiler) buildStats(build func() (*computePipeline, error)) (Stats, error) {
 	var p *computePipeline
 	msgs, err := captureMessages(func() (err error) {
-		p, err = c.dev.newComputePipeline(words, entry, m.bindings, m.pushConstants, spec, false, c.dev.execStats)
+		p, err = build()
 		return err
 	})
 	if err != nil {

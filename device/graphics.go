@@ -1,9 +1,7 @@
 package device
 
 import (
-	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/airpipe/airpipe/device/internal/vk"
 )
@@ -85,24 +83,11 @@ func (c *Compiler) CompileGraphics(vert, frag []byte, vertEntry, fragEntry strin
 		}
 		push = push || fm.pushConstants
 	}
-	var p *computePipeline
-	msgs, err := captureMessages(func() (err error) {
-		g := graphicsDesc{vert: vm.words, vertEntry: ve.Name, attrs: attrs, bindings: bindings, push: push, formats: colorFormats}
-		if fm != nil {
-			g.frag, g.fragEntry = fm.words, fe.Name
-		}
-		p, err = c.dev.newGraphicsPipeline(g, c.dev.execStats)
-		return err
-	})
-	if err != nil {
-		var de *DriverError
-		if errors.As(err, &de) && len(msgs) > 0 {
-			de.Message = strings.Join(msgs, "; ")
-		}
-		return nil, err
+	g := graphicsDesc{vert: vm.words, vertEntry: ve.Name, attrs: attrs, bindings: bindings, push: push, formats: colorFormats}
+	if fm != nil {
+		g.frag, g.fragEntry = fm.words, fe.Name
 	}
-	defer p.destroy()
-	return c.dev.pipelineStats(p.pipeline)
+	return c.buildStats(func() (*computePipeline, error) { return c.dev.newGraphicsPipeline(g, c.dev.execStats) })
 }
 
 // outputFormats gives one color format per fragment output location (UNDEFINED in gaps).

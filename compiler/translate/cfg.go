@@ -232,20 +232,37 @@ type cfgFacts struct {
 
 func (p *cfgPlan) facts() *cfgFacts {
 	n := len(p.succ)
-	f := &cfgFacts{n: n, rpoNum: make([]int, n), preds: make([][]int, n), idom: make([]int, n)}
-	for i := range f.rpoNum {
-		f.rpoNum[i] = -1
+	f := &cfgFacts{n: n, preds: make([][]int, n)}
+	f.rpo, f.rpoNum = reversePostorder(p.succ, 0)
+	for _, b := range f.rpo {
+		for _, s := range p.succ[b] {
+			if !contains(f.preds[s], b) {
+				f.preds[s] = append(f.preds[s], b)
+			}
+		}
 	}
-	// Iterative DFS post-order from node 0.
-	visited := make([]bool, n)
+	f.idom = dominators(f.rpo, f.rpoNum, f.preds)
+	return f
+}
+
+// reversePostorder walks succ depth first from root (iteratively, so deep
+// graphs cannot overflow the stack) and returns the reachable nodes in
+// reverse post-order together with each node's index in that order (-1 when
+// unreachable; len(succ) entries).
+func reversePostorder(succ [][]int, root int) (rpo, rpoNum []int) {
+	rpoNum = make([]int, len(succ))
+	for i := range rpoNum {
+		rpoNum[i] = -1
+	}
 	var post []int
+	visited := make([]bool, len(succ))
 	type frame struct{ node, next int }
-	stack := []frame{{0, 0}}
-	visited[0] = true
+	stack := []frame{{root, 0}}
+	visited[root] = true
 	for len(stack) > 0 {
 		top := &stack[len(stack)-1]
-		if top.next < len(p.succ[top.node]) {
-			s := p.succ[top.node][top.next]
+		if top.next < len(succ[top.node]) {
+			s := succ[top.node][top.next]
 			top.next++
 			if !visited[s] {
 				visited[s] = true
@@ -257,18 +274,10 @@ func (p *cfgPlan) facts() *cfgFacts {
 		stack = stack[:len(stack)-1]
 	}
 	for i := len(post) - 1; i >= 0; i-- {
-		f.rpoNum[post[i]] = len(f.rpo)
-		f.rpo = append(f.rpo, post[i])
+		rpoNum[post[i]] = len(rpo)
+		rpo = append(rpo, post[i])
 	}
-	for _, b := range f.rpo {
-		for _, s := range p.succ[b] {
-			if !contains(f.preds[s], b) {
-				f.preds[s] = append(f.preds[s], b)
-			}
-		}
-	}
-	f.idom = dominators(f.rpo, f.rpoNum, f.preds)
-	return f
+	return rpo, rpoNum
 }
 
 // dominators is Cooper, Harvey and Kennedy's iterative algorithm over nodes
@@ -656,34 +665,7 @@ func (p *cfgPlan) regionPostDominators(f *cfgFacts, loops map[int]*loopInfo, loo
 			rpreds[u] = append(rpreds[u], v)
 		}
 	}
-	num := make([]int, total)
-	for i := range num {
-		num[i] = -1
-	}
-	var post []int
-	visited := make([]bool, total)
-	type frame struct{ node, next int }
-	stack := []frame{{exit, 0}}
-	visited[exit] = true
-	for len(stack) > 0 {
-		top := &stack[len(stack)-1]
-		if top.next < len(rsucc[top.node]) {
-			s := rsucc[top.node][top.next]
-			top.next++
-			if !visited[s] {
-				visited[s] = true
-				stack = append(stack, frame{s, 0})
-			}
-			continue
-		}
-		post = append(post, top.node)
-		stack = stack[:len(stack)-1]
-	}
-	var order []int
-	for i := len(post) - 1; i >= 0; i-- {
-		num[post[i]] = len(order)
-		order = append(order, post[i])
-	}
+	order, num := reversePostorder(rsucc, exit)
 	pdom := dominators(order, num, rpreds)
 	out := make([]int, n)
 	for b := 0; b < n; b++ {
@@ -890,34 +872,7 @@ func (p *cfgPlan) joinIgnoringEarlyReturns(b int, f *cfgFacts, loops map[int]*lo
 		}
 	}
 	// Dominators of the reverse graph from the exit.
-	num := make([]int, ex+1)
-	for i := range num {
-		num[i] = -1
-	}
-	var post []int
-	visited := make([]bool, ex+1)
-	type frame struct{ node, next int }
-	stack := []frame{{ex, 0}}
-	visited[ex] = true
-	for len(stack) > 0 {
-		top := &stack[len(stack)-1]
-		if top.next < len(rsucc[top.node]) {
-			s := rsucc[top.node][top.next]
-			top.next++
-			if !visited[s] {
-				visited[s] = true
-				stack = append(stack, frame{s, 0})
-			}
-			continue
-		}
-		post = append(post, top.node)
-		stack = stack[:len(stack)-1]
-	}
-	var order []int
-	for i := len(post) - 1; i >= 0; i-- {
-		num[post[i]] = len(order)
-		order = append(order, post[i])
-	}
+	order, num := reversePostorder(rsucc, ex)
 	preds := make([][]int, ex+1) // predecessors in the reverse graph = successors
 	for u := range rsucc {
 		for _, v := range rsucc[u] {

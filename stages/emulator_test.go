@@ -411,9 +411,7 @@ func TestEmulatorChild(t *testing.T) {
 // mismatches naming the render target, pixel and component.
 func TestEmulatorCatchesFragmentFaults(t *testing.T) {
 	emuNeed(t)
-	right := emuModule(t, "testdata/emulator/fragment.ll")
-	right.Translation = emuModule(t, "testdata/emulator/fragment_swapped.ll").Translation
-	r := Emulator(EmulatorOptions{}).Run(context.Background(), right)
+	r := plantedLowering(t, "fragment.ll", "fragment_swapped.ll")
 	if r.Status != pipeline.Failed || r.Code != CodeEmulatorMismatch || r.Detail != "render target 0 pixel (0,0) component 0" {
 		t.Fatalf("swapped components: got %s %s %q (%s), want a mismatch at render target 0 pixel (0,0) component 0", r.Status, r.Code, r.Detail, r.Message)
 	}
@@ -421,17 +419,7 @@ func TestEmulatorCatchesFragmentFaults(t *testing.T) {
 	if r := Emulator(EmulatorOptions{}).Run(context.Background(), m); r.Status != pipeline.Passed {
 		t.Fatalf("fragment_two.ll: %s %s %s", r.Status, r.Code, r.Message)
 	}
-	in := m.Translation.Reflection.Inputs
-	var named []int
-	for i, v := range in {
-		if v.Location >= 0 {
-			named = append(named, i)
-		}
-	}
-	if len(named) != 2 {
-		t.Fatalf("reflection inputs %+v: want two varyings", in)
-	}
-	in[named[0]].Name, in[named[1]].Name = in[named[1]].Name, in[named[0]].Name
+	swapVaryingNames(t, m.Translation.Reflection.Inputs)
 	r = Emulator(EmulatorOptions{}).Run(context.Background(), m)
 	if r.Status != pipeline.Failed || r.Code != CodeEmulatorMismatch || !strings.HasPrefix(r.Detail, "render target 0 pixel (0,0)") {
 		t.Fatalf("swapped varyings: got %s %s %q (%s), want a mismatch", r.Status, r.Code, r.Detail, r.Message)
@@ -439,29 +427,33 @@ func TestEmulatorCatchesFragmentFaults(t *testing.T) {
 	t.Log(r.Message)
 }
 
-// TestEmulatorCatchesVertexFaults plants wrong lowerings of a vertex shader: SPIR-V whose
-// position components are swapped, and a reflection that gives two varyings each other's
-// names (so each is captured into the other's slot).
-func TestEmulatorCatchesVertexFaults(t *testing.T) {
-	emuNeed(t)
-	right := emuModule(t, "testdata/emulator/vertex.ll")
-	right.Translation = emuModule(t, "testdata/emulator/vertex_swapped.ll").Translation
-	r := Emulator(EmulatorOptions{}).Run(context.Background(), right)
-	if r.Status != pipeline.Failed || r.Code != CodeEmulatorMismatch || r.Detail != "vertex 1 output 0 (air.position) component 0" {
-		t.Fatalf("swapped components: got %s %s %q (%s), want a mismatch at vertex 1 output 0 component 0", r.Status, r.Code, r.Detail, r.Message)
-	}
-	m := emuModule(t, "testdata/emulator/vertex.ll")
-	out := m.Translation.Reflection.Outputs
+// swapVaryingNames gives the two located varyings of a reflection each
+// other's names, as a translator that mixed up their locations would.
+func swapVaryingNames(t *testing.T, vs []translate.Varying) {
+	t.Helper()
 	var named []int
-	for i, v := range out {
+	for i, v := range vs {
 		if v.Location >= 0 {
 			named = append(named, i)
 		}
 	}
 	if len(named) != 2 {
-		t.Fatalf("reflection outputs %+v: want two varyings", out)
+		t.Fatalf("reflection varyings %+v: want two", vs)
 	}
-	out[named[0]].Name, out[named[1]].Name = out[named[1]].Name, out[named[0]].Name
+	vs[named[0]].Name, vs[named[1]].Name = vs[named[1]].Name, vs[named[0]].Name
+}
+
+// TestEmulatorCatchesVertexFaults plants wrong lowerings of a vertex shader: SPIR-V whose
+// position components are swapped, and a reflection that gives two varyings each other's
+// names (so each is captured into the other's slot).
+func TestEmulatorCatchesVertexFaults(t *testing.T) {
+	emuNeed(t)
+	r := plantedLowering(t, "vertex.ll", "vertex_swapped.ll")
+	if r.Status != pipeline.Failed || r.Code != CodeEmulatorMismatch || r.Detail != "vertex 1 output 0 (air.position) component 0" {
+		t.Fatalf("swapped components: got %s %s %q (%s), want a mismatch at vertex 1 output 0 component 0", r.Status, r.Code, r.Detail, r.Message)
+	}
+	m := emuModule(t, "testdata/emulator/vertex.ll")
+	swapVaryingNames(t, m.Translation.Reflection.Outputs)
 	r = Emulator(EmulatorOptions{}).Run(context.Background(), m)
 	if r.Status != pipeline.Failed || r.Code != CodeEmulatorMismatch || !strings.HasPrefix(r.Detail, "vertex 0 output 1") {
 		t.Fatalf("swapped varyings: got %s %s %q (%s), want a mismatch at vertex 0 output 1", r.Status, r.Code, r.Detail, r.Message)

@@ -12,45 +12,36 @@ func (p *printer) fastMath(f air.FastMath) {
 		p.s(" fast")
 		return
 	}
-	if f&air.AllowReassoc != 0 {
-		p.s(" reassoc")
-	}
-	if f&air.NoNaNs != 0 {
-		p.s(" nnan")
-	}
-	if f&air.NoInfs != 0 {
-		p.s(" ninf")
-	}
-	if f&air.NoSignedZeros != 0 {
-		p.s(" nsz")
-	}
-	if f&air.AllowReciprocal != 0 {
-		p.s(" arcp")
-	}
-	if f&air.AllowContract != 0 {
-		p.s(" contract")
-	}
-	if f&air.ApproxFunc != 0 {
-		p.s(" afn")
+	for _, n := range fastMathNames {
+		if f&n.bit != 0 {
+			p.s(n.name)
+		}
 	}
 }
 
+// fastMathNames are the fast-math flags in the order llvm-dis prints them.
+var fastMathNames = [...]struct {
+	bit  air.FastMath
+	name string
+}{
+	{air.AllowReassoc, " reassoc"}, {air.NoNaNs, " nnan"}, {air.NoInfs, " ninf"}, {air.NoSignedZeros, " nsz"},
+	{air.AllowReciprocal, " arcp"}, {air.AllowContract, " contract"}, {air.ApproxFunc, " afn"},
+}
+
 func (p *printer) wrapFlags(f air.WrapFlags) {
-	if f&air.Disjoint != 0 {
-		p.s(" disjoint")
+	for _, n := range wrapFlagNames {
+		if f&n.bit != 0 {
+			p.s(n.name)
+		}
 	}
-	if f&air.NUW != 0 {
-		p.s(" nuw")
-	}
-	if f&air.NSW != 0 {
-		p.s(" nsw")
-	}
-	if f&air.Exact != 0 {
-		p.s(" exact")
-	}
-	if f&air.NonNeg != 0 {
-		p.s(" nneg")
-	}
+}
+
+// wrapFlagNames are the integer wrap flags in the order llvm-dis prints them.
+var wrapFlagNames = [...]struct {
+	bit  air.WrapFlags
+	name string
+}{
+	{air.Disjoint, " disjoint"}, {air.NUW, " nuw"}, {air.NSW, " nsw"}, {air.Exact, " exact"}, {air.NonNeg, " nneg"},
 }
 
 // operands lists an instruction's operands in LLVM's operand order
@@ -138,6 +129,32 @@ func (p *printer) ordered(scope uint64, o air.Ordering) {
 	p.s(o.String())
 }
 
+// accessKind prints " atomic" and " volatile" after load or store.
+func (p *printer) accessKind(o air.Ordering, volatile bool) {
+	if o != air.NotAtomic {
+		p.s(" atomic")
+	}
+	if volatile {
+		p.s(" volatile")
+	}
+}
+
+// accessTail prints a load's or store's sync scope and ordering, when atomic, and alignment.
+func (p *printer) accessTail(scope uint64, o air.Ordering, align uint64) {
+	if o != air.NotAtomic {
+		p.ordered(scope, o)
+	}
+	p.align(align)
+}
+
+// indexList prints extractvalue/insertvalue member indices as ", i, j".
+func (p *printer) indexList(idx []uint32) {
+	for _, x := range idx {
+		p.s(", ")
+		p.u(uint64(x))
+	}
+}
+
 func (p *printer) syncScope(id uint64) {
 	if id == 1 || id >= uint64(len(p.m.SyncScopes)) {
 		return // system scope
@@ -203,19 +220,9 @@ func (p *printer) inst(in air.Instruction) {
 	p.s(in.Opcode().String())
 	switch i := in.(type) {
 	case *air.Load:
-		if i.Ordering != air.NotAtomic {
-			p.s(" atomic")
-		}
-		if i.Volatile {
-			p.s(" volatile")
-		}
+		p.accessKind(i.Ordering, i.Volatile)
 	case *air.Store:
-		if i.Ordering != air.NotAtomic {
-			p.s(" atomic")
-		}
-		if i.Volatile {
-			p.s(" volatile")
-		}
+		p.accessKind(i.Ordering, i.Volatile)
 	case *air.CmpXchg:
 		if i.Weak {
 			p.s(" weak")
@@ -306,19 +313,13 @@ func (p *printer) inst(in air.Instruction) {
 	case *air.ExtractValue:
 		p.b(' ')
 		p.typedValue(i.Agg)
-		for _, x := range i.Indices {
-			p.s(", ")
-			p.u(uint64(x))
-		}
+		p.indexList(i.Indices)
 	case *air.InsertValue:
 		p.b(' ')
 		p.typedValue(i.Agg)
 		p.s(", ")
 		p.typedValue(i.Val)
-		for _, x := range i.Indices {
-			p.s(", ")
-			p.u(uint64(x))
-		}
+		p.indexList(i.Indices)
 	case *air.Ret:
 		if i.X == nil {
 			p.s(" void")
@@ -447,15 +448,9 @@ func (p *printer) inst(in air.Instruction) {
 	}
 	switch i := in.(type) {
 	case *air.Load:
-		if i.Ordering != air.NotAtomic {
-			p.ordered(i.SyncScope, i.Ordering)
-		}
-		p.align(i.Align)
+		p.accessTail(i.SyncScope, i.Ordering, i.Align)
 	case *air.Store:
-		if i.Ordering != air.NotAtomic {
-			p.ordered(i.SyncScope, i.Ordering)
-		}
-		p.align(i.Align)
+		p.accessTail(i.SyncScope, i.Ordering, i.Align)
 	case *air.CmpXchg:
 		p.ordered(i.SyncScope, i.Success)
 		p.b(' ')

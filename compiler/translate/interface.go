@@ -383,7 +383,7 @@ func (t *translator) bindVarying(arg *air.Argument, b air.Binding, loc int) {
 		vr.Interpolation = t.interpolation(v, b, ty)
 	}
 	t.refl.Inputs = append(t.refl.Inputs, vr)
-	t.vals[arg] = t.narrow(t.f.Op(spirv.OpLoad, st, v), wide, ty)
+	t.vals[arg] = t.resize(t.f.Op(spirv.OpLoad, st, v), wide, ty)
 }
 
 // widen is ty with 8- and 16-bit lanes made 32-bit: interface variables
@@ -406,26 +406,18 @@ func widen(ty air.Type) air.Type {
 	return ty
 }
 
-// narrow converts an interface value of type wide to the program's type ty.
-func (t *translator) narrow(v spirv.ID, wide, ty air.Type) spirv.ID {
+// resize converts v between a program type and its interface type (one is
+// widen of the other, so both have the same lane kind): from the interface
+// type to the program's when an input is read, the other way when an output
+// is written.
+func (t *translator) resize(v spirv.ID, from, to air.Type) spirv.ID {
 	switch {
-	case wide == ty:
+	case from == to:
 		return v
-	case isFloat(ty):
-		return t.f.Op(spirv.OpFConvert, t.typ(ty), v)
+	case isFloat(from):
+		return t.f.Op(spirv.OpFConvert, t.typ(to), v)
 	}
-	return t.f.Op(spirv.OpUConvert, t.typ(ty), v)
-}
-
-// widenValue converts a program value of type ty to its interface type wide.
-func (t *translator) widenValue(v spirv.ID, ty, wide air.Type) spirv.ID {
-	switch {
-	case wide == ty:
-		return v
-	case isFloat(ty):
-		return t.f.Op(spirv.OpFConvert, t.typ(wide), v)
-	}
-	return t.f.Op(spirv.OpUConvert, t.typ(wide), v)
+	return t.f.Op(spirv.OpUConvert, t.typ(to), v)
 }
 
 // builtin describes one built-in input: the SPIR-V built-in, its value type
@@ -706,7 +698,7 @@ func (t *translator) ret(in *air.Ret) {
 			if o.wrap {
 				x = t.f.Op(spirv.OpCompositeConstruct, t.typ(o.typ), x)
 			}
-			x = t.widenValue(x, o.typ, widen(o.typ))
+			x = t.resize(x, o.typ, widen(o.typ))
 			t.f.Emit(spirv.OpStore, uint32(o.v), uint32(x))
 		}
 	}

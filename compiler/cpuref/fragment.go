@@ -305,12 +305,7 @@ func fragmentWrapper(k *Kernel) string {
 		v := fmt.Sprintf("%%arg%d", i)
 		switch p.Role {
 		case "air.buffer":
-			fmt.Fprintf(&b, "  %%bp%d = getelementptr ptr, ptr %%bufs, i64 %d\n  %%b%d = load ptr, ptr %%bp%d\n", i, p.Buffer, i, i)
-			if p.Type == "ptr" {
-				fmt.Fprintf(&b, "  %s = getelementptr i8, ptr %%b%d, i64 0\n", v, i)
-			} else {
-				fmt.Fprintf(&b, "  %s = addrspacecast ptr %%b%d to %s\n", v, i, p.Type)
-			}
+			bufferArg(&b, p, i, v)
 		case "air.position":
 			b.WriteString("  %fx0 = uitofp i32 %px to float\n  %fx = fadd float %fx0, 5.000000e-01\n")
 			b.WriteString("  %fy0 = uitofp i32 %py to float\n  %fy = fadd float %fy0, 5.000000e-01\n")
@@ -338,51 +333,16 @@ func fragmentWrapper(k *Kernel) string {
 		}
 		args = append(args, p.Type+" "+v)
 	}
-	call := fmt.Sprintf("call %s @%q(%s)", k.Return, k.Name, strings.Join(args, ", "))
-	if k.Return == "void" {
-		fmt.Fprintf(&b, "  %s\n", call)
-	} else {
-		fmt.Fprintf(&b, "  %%ret = %s\n", call)
-	}
+	callEntry(&b, k, args)
 	for j, rt := range k.Targets {
 		fmt.Fprintf(&b, "  %%rtp%d = getelementptr ptr, ptr %%bufs, i64 %d\n  %%rt%d = load ptr, ptr %%rtp%d\n", j, RenderTargetBase+rt.Index, j, j)
 		fmt.Fprintf(&b, "  %%rtb%d = getelementptr i8, ptr %%rt%d, i64 %%pixoff\n", j, j)
-		o := "%ret"
-		if rt.Field >= 0 {
-			o = fmt.Sprintf("%%o%d", j)
-			fmt.Fprintf(&b, "  %s = extractvalue %s %%ret, %d\n", o, k.Return, rt.Field)
-		}
-		e := elem(rt.Type)
-		for c := range rt.Components {
-			x := o
-			if strings.HasPrefix(rt.Type, "<") {
-				x = fmt.Sprintf("%%e%d_%d", j, c)
-				fmt.Fprintf(&b, "  %s = extractelement %s %s, i32 %d\n", x, rt.Type, o, c)
-			}
-			st := "i32"
-			switch {
-			case e == "half":
-				fmt.Fprintf(&b, "  %%w%d_%d = fpext half %s to float\n", j, c, x)
-				x, st = fmt.Sprintf("%%w%d_%d", j, c), "float"
-			case e == "float":
-				st = "float"
-			case e != "i32" && rt.Kind == 'u':
-				fmt.Fprintf(&b, "  %%w%d_%d = zext %s %s to i32\n", j, c, e, x)
-				x = fmt.Sprintf("%%w%d_%d", j, c)
-			case e != "i32":
-				fmt.Fprintf(&b, "  %%w%d_%d = sext %s %s to i32\n", j, c, e, x)
-				x = fmt.Sprintf("%%w%d_%d", j, c)
-			}
-			fmt.Fprintf(&b, "  %%sp%d_%d = getelementptr i8, ptr %%rtb%d, i64 %d\n  store %s %s, ptr %%sp%d_%d, align 4\n", j, c, j, 4*c, st, x, j, c)
-		}
+		o := returnedField(&b, k, rt.Field, fmt.Sprintf("%%o%d", j))
+		storeWidened(&b, fmt.Sprintf("rt%d_", j), rt.Type, rt.Kind, rt.Components, o, fmt.Sprintf("%%rtb%d", j))
 	}
 	if k.WritesDepth {
 		fmt.Fprintf(&b, "  %%dbp = getelementptr ptr, ptr %%bufs, i64 %d\n  %%db = load ptr, ptr %%dbp\n", DepthBuffer)
-		d := "%ret"
-		if k.DepthField >= 0 {
-			d = "%depth"
-			fmt.Fprintf(&b, "  %s = extractvalue %s %%ret, %d\n", d, k.Return, k.DepthField)
-		}
+		d := returnedField(&b, k, k.DepthField, "%depth")
 		fmt.Fprintf(&b, "  %%dsp = getelementptr float, ptr %%db, i64 %%pix\n  store float %s, ptr %%dsp, align 4\n", d)
 	}
 	b.WriteString("  ret void\n}\n")

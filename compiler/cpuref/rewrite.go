@@ -181,12 +181,7 @@ func wrapper(k *Kernel) string {
 	for i, p := range k.Params {
 		v := fmt.Sprintf("%%arg%d", i)
 		if p.Role == "air.buffer" {
-			fmt.Fprintf(&b, "  %%bp%d = getelementptr ptr, ptr %%bufs, i64 %d\n  %%b%d = load ptr, ptr %%bp%d\n", i, p.Buffer, i, i)
-			if p.Type == "ptr" {
-				fmt.Fprintf(&b, "  %s = getelementptr i8, ptr %%b%d, i64 0\n", v, i)
-			} else {
-				fmt.Fprintf(&b, "  %s = addrspacecast ptr %%b%d to %s\n", v, i, p.Type)
-			}
+			bufferArg(&b, p, i, v)
 			args = append(args, p.Type+" "+v)
 			continue
 		}
@@ -224,6 +219,38 @@ func wrapper(k *Kernel) string {
 	}
 	fmt.Fprintf(&b, "  call void @%q(%s)\n  ret void\n}\n", k.Name, strings.Join(args, ", "))
 	return b.String()
+}
+
+// bufferArg writes the IR that makes v, the argument of parameter i (an air.buffer), from
+// the pointer the harness passes for Metal buffer p.Buffer, cast to the parameter's type.
+func bufferArg(b *strings.Builder, p Param, i int, v string) {
+	fmt.Fprintf(b, "  %%bp%d = getelementptr ptr, ptr %%bufs, i64 %d\n  %%b%d = load ptr, ptr %%bp%d\n", i, p.Buffer, i, i)
+	if p.Type == "ptr" {
+		fmt.Fprintf(b, "  %s = getelementptr i8, ptr %%b%d, i64 0\n", v, i)
+	} else {
+		fmt.Fprintf(b, "  %s = addrspacecast ptr %%b%d to %s\n", v, i, p.Type)
+	}
+}
+
+// callEntry writes the call of a fragment or vertex function with args; what it returns
+// is %ret.
+func callEntry(b *strings.Builder, k *Kernel, args []string) {
+	call := fmt.Sprintf("call %s @%q(%s)", k.Return, k.Name, strings.Join(args, ", "))
+	if k.Return == "void" {
+		fmt.Fprintf(b, "  %s\n", call)
+	} else {
+		fmt.Fprintf(b, "  %%ret = %s\n", call)
+	}
+}
+
+// returnedField is the value of field of what callEntry's call returned: %ret itself when
+// field is -1 (the function returns the output alone), else name, extracted from %ret.
+func returnedField(b *strings.Builder, k *Kernel, field int, name string) string {
+	if field < 0 {
+		return "%ret"
+	}
+	fmt.Fprintf(b, "  %s = extractvalue %s %%ret, %d\n", name, k.Return, field)
+	return name
 }
 
 // contractFlag finds a floating-point add, subtract or multiply carrying a

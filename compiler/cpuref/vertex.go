@@ -212,12 +212,7 @@ func vertexWrapper(k *Kernel) string {
 		v := fmt.Sprintf("%%arg%d", i)
 		switch p.Role {
 		case "air.buffer":
-			fmt.Fprintf(&b, "  %%bp%d = getelementptr ptr, ptr %%bufs, i64 %d\n  %%b%d = load ptr, ptr %%bp%d\n", i, p.Buffer, i, i)
-			if p.Type == "ptr" {
-				fmt.Fprintf(&b, "  %s = getelementptr i8, ptr %%b%d, i64 0\n", v, i)
-			} else {
-				fmt.Fprintf(&b, "  %s = addrspacecast ptr %%b%d to %s\n", v, i, p.Type)
-			}
+			bufferArg(&b, p, i, v)
 		case "air.vertex_id":
 			if p.Type == "i16" {
 				fmt.Fprintf(&b, "  %s = trunc i32 %%vid to i16\n", v)
@@ -237,19 +232,10 @@ func vertexWrapper(k *Kernel) string {
 		}
 		args = append(args, p.Type+" "+v)
 	}
-	call := fmt.Sprintf("call %s @%q(%s)", k.Return, k.Name, strings.Join(args, ", "))
-	if k.Return == "void" {
-		fmt.Fprintf(&b, "  %s\n", call)
-	} else {
-		fmt.Fprintf(&b, "  %%ret = %s\n", call)
-	}
+	callEntry(&b, k, args)
 	fmt.Fprintf(&b, "  %%obp = getelementptr ptr, ptr %%bufs, i64 %d\n  %%ob = load ptr, ptr %%obp\n  %%rec = getelementptr i8, ptr %%ob, i64 %%recoff\n", OutputBuffer)
 	for j, o := range k.Outputs {
-		x := "%ret"
-		if o.Field >= 0 {
-			x = fmt.Sprintf("%%o%d", j)
-			fmt.Fprintf(&b, "  %s = extractvalue %s %%ret, %d\n", x, k.Return, o.Field)
-		}
+		x := returnedField(&b, k, o.Field, fmt.Sprintf("%%o%d", j))
 		fmt.Fprintf(&b, "  %%slot%d = getelementptr i8, ptr %%rec, i64 %d\n", j, 16*j)
 		storeWidened(&b, fmt.Sprintf("o%d_", j), o.Type, o.Kind, o.Components, x, fmt.Sprintf("%%slot%d", j))
 	}

@@ -2,7 +2,6 @@ package device
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/airpipe/airpipe/device/internal/vk"
@@ -71,17 +70,12 @@ type drawImage struct {
 // ErrUnavailable; a driver refusal is a *DriverError. When the context ends first, the
 // device may still be drawing: the attachments are then left allocated.
 func (d *Device) Draw(ctx context.Context, frag []byte, entry string, x DrawArgs) ([][]byte, error) {
-	if err := d.Err(); err != nil {
+	begin, end, err := d.renderingFns()
+	if err != nil {
 		return nil, err
 	}
 	ld := d.dev
-	begin, end := ld.draw.CmdBeginRendering, ld.draw.CmdEndRendering
-	if begin == 0 || end == 0 {
-		begin, end = ld.draw.CmdBeginRenderingKHR, ld.draw.CmdEndRenderingKHR
-	}
 	switch {
-	case !ld.phys.graphics:
-		return nil, fmt.Errorf("%w: %s: the queue family airpipe uses cannot draw", ErrUnavailable, ld.phys.facts.Name)
 	case begin == 0 || end == 0 || ld.draw.CmdDraw == 0 || ld.draw.CreateImage == 0:
 		return nil, fmt.Errorf("%w: %s: no dynamic rendering", ErrUnavailable, ld.phys.facts.Name)
 	case x.Width < 1 || x.Height < 1 || x.Width > 256 || x.Height > 256:
@@ -96,21 +90,8 @@ func (d *Device) Draw(ctx context.Context, frag []byte, entry string, x DrawArgs
 			return nil, err
 		}
 	}
-	fm, err := parseSPIRV(frag)
+	fm, fe, err := d.stageModule("Draw", frag, execModelFragment, "Fragment", entry, x.Bindings, x.Specialization)
 	if err != nil {
-		return nil, err
-	}
-	fe, ok := fm.entry(execModelFragment, entry)
-	if !ok {
-		return nil, argErr("Draw", -1, "module has no Fragment entry point %q", entry)
-	}
-	if fm.pushConstants {
-		return nil, argErr("Draw", -1, "the fragment shader has push constants, which Draw does not give")
-	}
-	if err := d.checkBindings("Draw", fm.bindings, x.Bindings); err != nil {
-		return nil, err
-	}
-	if err := checkSpec("Draw", fm, x.Specialization, nil); err != nil {
 		return nil, err
 	}
 	formats := make([]Format, len(x.Targets))
@@ -170,19 +151,9 @@ func (d *Device) Draw(ctx context.Context, frag []byte, entry string, x DrawArgs
 		}
 	}
 	d.leave()
-	v, err := d.Submit(func(enc *Encoder, _ any, _ uint64) error {
-		if err := d.recordDraw(enc, p, fm.bindings, imgs, depth, x, begin, end); err != nil {
-			return err
-		}
-		return x.Timing.split(enc)
-	}, nil)
-	if err == nil {
-		err = d.Wait(ctx, v)
-	}
-	if err != nil {
-		if ctx.Err() == nil && !errors.Is(err, ErrLost) {
-			release()
-		}
+	if err := d.submitWait(ctx, x.Timing, func(enc *Encoder) error {
+		return d.recordDraw(enc, p, fm.bindings, imgs, depth, x, begin, end)
+	}, release); err != nil {
 		return nil, err
 	}
 	out := make([][]byte, len(x.Targets))

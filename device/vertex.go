@@ -2,7 +2,6 @@ package device
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/airpipe/airpipe/device/internal/vk"
@@ -50,17 +49,12 @@ type VertexArgs struct {
 // Misuse is an *ArgumentError; a device without transform feedback or a graphics queue wraps
 // ErrUnavailable.
 func (d *Device) CaptureVertices(ctx context.Context, vert []byte, entry string, x VertexArgs) ([]byte, error) {
-	if err := d.Err(); err != nil {
+	begin, end, err := d.renderingFns()
+	if err != nil {
 		return nil, err
 	}
 	ld := d.dev
-	begin, end := ld.draw.CmdBeginRendering, ld.draw.CmdEndRendering
-	if begin == 0 || end == 0 {
-		begin, end = ld.draw.CmdBeginRenderingKHR, ld.draw.CmdEndRenderingKHR
-	}
 	switch {
-	case !ld.phys.graphics:
-		return nil, fmt.Errorf("%w: %s: the queue family airpipe uses cannot draw", ErrUnavailable, ld.phys.facts.Name)
 	case !ld.xfb || begin == 0 || ld.draw.CmdBindVertexBuffers == 0:
 		return nil, fmt.Errorf("%w: %s: no transform feedback or dynamic rendering", ErrUnavailable, ld.phys.facts.Name)
 	case x.Vertices < 3 || x.Vertices > 768 || x.Vertices%3 != 0:
@@ -70,21 +64,8 @@ func (d *Device) CaptureVertices(ctx context.Context, vert []byte, entry string,
 	case len(x.Initial) != int(x.Vertices*x.Stride):
 		return nil, argErr("CaptureVertices", -1, "%d initial bytes for %d vertices of %d", len(x.Initial), x.Vertices, x.Stride)
 	}
-	m, err := parseSPIRV(vert)
+	m, e, err := d.stageModule("CaptureVertices", vert, execModelVertex, "Vertex", entry, x.Bindings, x.Specialization)
 	if err != nil {
-		return nil, err
-	}
-	e, ok := m.entry(execModelVertex, entry)
-	if !ok {
-		return nil, argErr("CaptureVertices", -1, "module has no Vertex entry point %q", entry)
-	}
-	if m.pushConstants {
-		return nil, argErr("CaptureVertices", -1, "the vertex shader has push constants, which CaptureVertices does not give")
-	}
-	if err := d.checkBindings("CaptureVertices", m.bindings, x.Bindings); err != nil {
-		return nil, err
-	}
-	if err := checkSpec("CaptureVertices", m, x.Specialization, nil); err != nil {
 		return nil, err
 	}
 	offsets := map[uint32]uint32{}
@@ -177,19 +158,9 @@ func (d *Device) CaptureVertices(ctx context.Context, vert []byte, entry string,
 	if vbuf != nil {
 		copy(vbuf.Bytes(), vdata)
 	}
-	v, err := d.Submit(func(enc *Encoder, _ any, _ uint64) error {
-		if err := d.recordCapture(enc, p, m.bindings, x, capture, vbuf, begin, end); err != nil {
-			return err
-		}
-		return x.Timing.split(enc)
-	}, nil)
-	if err == nil {
-		err = d.Wait(ctx, v)
-	}
-	if err != nil {
-		if ctx.Err() == nil && !errors.Is(err, ErrLost) {
-			release()
-		}
+	if err := d.submitWait(ctx, x.Timing, func(enc *Encoder) error {
+		return d.recordCapture(enc, p, m.bindings, x, capture, vbuf, begin, end)
+	}, release); err != nil {
 		return nil, err
 	}
 	out := append([]byte(nil), capture.Bytes()...)

@@ -74,13 +74,7 @@ func declarations(t *textModule) ([]declaration, error) {
 		if !strings.HasPrefix(rest, "(") || end < 0 {
 			return nil, fmt.Errorf("cpuref: declare line %d: unbalanced parameter list", i+1)
 		}
-		d := declaration{Name: name, Ret: returnType(l[len("declare "):at]), Line: i}
-		for _, p := range splitTop(rest[1:end]) {
-			if p != "" {
-				d.Params = append(d.Params, paramType(p))
-			}
-		}
-		out = append(out, d)
+		out = append(out, declaration{Name: name, Ret: returnType(l[len("declare "):at]), Params: paramTypes(rest[1:end]), Line: i})
 	}
 	return out, nil
 }

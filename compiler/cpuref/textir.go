@@ -116,16 +116,21 @@ func (t *textModule) defined(name string) (*function, error) {
 		if end < 0 {
 			return nil, fmt.Errorf("cpuref: define line %d: unbalanced parameter list", i+1)
 		}
-		f := &function{Name: n, Line: i}
-		for _, p := range splitTop(rest[1:end]) {
-			if p == "" {
-				continue
-			}
-			f.Params = append(f.Params, paramType(p))
-		}
-		return f, nil
+		return &function{Name: n, Line: i, Params: paramTypes(rest[1:end])}, nil
 	}
 	return nil, fmt.Errorf("cpuref: no definition of @%s in the module", name)
+}
+
+// paramTypes is the types of a define or declare line's parameter list (the text between
+// its parentheses), in order; nil when it has none.
+func paramTypes(list string) []string {
+	var ts []string
+	for _, p := range splitTop(list) {
+		if p != "" {
+			ts = append(ts, paramType(p))
+		}
+	}
+	return ts
 }
 
 // symbolAt reads a symbol name at the start of s (after '@'): a plain name

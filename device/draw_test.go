@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"math"
-	"path/filepath"
 	"testing"
 )
 
@@ -93,11 +92,7 @@ func TestFragmentTargets(t *testing.T) {
 // the generated full-screen vertex shader, the transform-feedback rewrite) over arbitrary
 // modules: they must return, not loop or panic, and a rewrite must stay parseable.
 func FuzzDrawHelpers(f *testing.F) {
-	for _, n := range []string{"drawfrag", "capvert", "frag", "vert", "depthfrag"} {
-		if b, err := readFile(filepath.Join("testdata", n+".spv")); err == nil {
-			f.Add(b)
-		}
-	}
+	addSPIRVSeeds(f, "drawfrag", "capvert", "frag", "vert", "depthfrag")
 	f.Fuzz(func(t *testing.T, b []byte) {
 		m, err := parseSPIRV(b)
 		if err != nil {

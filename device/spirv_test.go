@@ -86,11 +86,7 @@ func FuzzParseSPIRV(f *testing.F) {
 			}
 		}
 	}
-	for _, n := range []string{"texsample", "texfrag", "texvert", "texstore"} {
-		if b, err := readFile(filepath.Join("testdata", n+".spv")); err == nil {
-			f.Add(b)
-		}
-	}
+	addSPIRVSeeds(f, "texsample", "texfrag", "texvert", "texstore")
 	f.Add([]byte{0x03, 0x02, 0x23, 0x07, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0})
 	f.Fuzz(func(t *testing.T, b []byte) {
 		m, err := parseSPIRV(b)
@@ -113,11 +109,7 @@ func FuzzParseSPIRV(f *testing.F) {
 // FuzzGraphicsReflection runs the graphics helpers (interface variables, formats, the
 // generated vertex shader) over arbitrary modules: they must return, not loop or panic.
 func FuzzGraphicsReflection(f *testing.F) {
-	for _, n := range []string{"vert", "frag"} {
-		if b, err := readFile(filepath.Join("testdata", n+".spv")); err == nil {
-			f.Add(b)
-		}
-	}
+	addSPIRVSeeds(f, "vert", "frag")
 	f.Fuzz(func(t *testing.T, b []byte) {
 		m, err := parseSPIRV(b)
 		if err != nil {

@@ -50,3 +50,13 @@ func TestGoldenSPIRV(t *testing.T) {
 }
 
 func readFile(name string) ([]byte, error) { return os.ReadFile(name) }
+
+// addSPIRVSeeds adds testdata/<name>.spv, for each name, to f's seed corpus (the ones that
+// read).
+func addSPIRVSeeds(f *testing.F, names ...string) {
+	for _, n := range names {
+		if b, err := readFile(filepath.Join("testdata", n+".spv")); err == nil {
+			f.Add(b)
+		}
+	}
+}

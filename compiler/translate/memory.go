@@ -326,22 +326,14 @@ func (t *translator) load(p pointer, k uint64, ty air.Type, align uint64) spirv.
 			t.miss.addf(CodeUnsupportedType, "layout of %s", ty)
 			return t.b.Undef(t.typ(ty))
 		}
-		parts := make([]spirv.ID, ty.Len)
-		for i := range parts {
-			parts[i] = t.load(p, k+uint64(i)*es, ty.Elem, min(align, es))
-		}
-		return t.f.Op(spirv.OpCompositeConstruct, t.typ(ty), parts...)
+		return t.loadElems(p, k, ty, ty.Elem, uint64(ty.Len), es, align)
 	case *air.ArrayType:
 		es, err := allocSize(ty.Elem)
 		if err != nil || ty.Len > 1024 {
 			t.miss.addf(CodeUnsupportedType, "load of %s", ty)
 			return t.b.Undef(t.typ(ty))
 		}
-		parts := make([]spirv.ID, ty.Len)
-		for i := range parts {
-			parts[i] = t.load(p, k+uint64(i)*es, ty.Elem, min(align, es))
-		}
-		return t.f.Op(spirv.OpCompositeConstruct, t.typ(ty), parts...)
+		return t.loadElems(p, k, ty, ty.Elem, ty.Len, es, align)
 	case *air.StructType:
 		offs, _, err := structLayout(ty)
 		if err != nil {
@@ -357,6 +349,26 @@ func (t *translator) load(p pointer, k uint64, ty air.Type, align uint64) spirv.
 	}
 	t.miss.addf(CodeUnsupportedType, "load of %s", ty)
 	return t.b.Undef(t.typ(ty))
+}
+
+// loadElems loads the n elements of type elem of a vector or array, es
+// bytes apart from offset k, and builds the composite ty from them.
+func (t *translator) loadElems(p pointer, k uint64, ty, elem air.Type, n, es, align uint64) spirv.ID {
+	parts := make([]spirv.ID, n)
+	for i := range parts {
+		parts[i] = t.load(p, k+uint64(i)*es, elem, min(align, es))
+	}
+	return t.f.Op(spirv.OpCompositeConstruct, t.typ(ty), parts...)
+}
+
+// storeElems stores the n elements of type elem of the vector or array v,
+// es bytes apart from offset k.
+func (t *translator) storeElems(p pointer, k uint64, elem air.Type, v spirv.ID, n, es, align uint64) {
+	et := t.typ(elem)
+	for i := uint64(0); i < n; i++ {
+		e := t.f.OpWords(spirv.OpCompositeExtract, et, uint32(v), uint32(i))
+		t.store(p, k+i*es, elem, e, min(align, es))
+	}
 }
 
 func scalarBits(ty air.Type) int {
@@ -432,22 +444,14 @@ func (t *translator) store(p pointer, k uint64, ty air.Type, v spirv.ID, align u
 			t.miss.addf(CodeUnsupportedType, "layout of %s", ty)
 			return
 		}
-		et := t.typ(ty.Elem)
-		for i := 0; i < ty.Len; i++ {
-			e := t.f.OpWords(spirv.OpCompositeExtract, et, uint32(v), uint32(i))
-			t.store(p, k+uint64(i)*es, ty.Elem, e, min(align, es))
-		}
+		t.storeElems(p, k, ty.Elem, v, uint64(ty.Len), es, align)
 	case *air.ArrayType:
 		es, err := allocSize(ty.Elem)
 		if err != nil || ty.Len > 1024 {
 			t.miss.addf(CodeUnsupportedType, "store of %s", ty)
 			return
 		}
-		et := t.typ(ty.Elem)
-		for i := uint64(0); i < ty.Len; i++ {
-			e := t.f.OpWords(spirv.OpCompositeExtract, et, uint32(v), uint32(i))
-			t.store(p, k+i*es, ty.Elem, e, min(align, es))
-		}
+		t.storeElems(p, k, ty.Elem, v, ty.Len, es, align)
 	case *air.StructType:
 		offs, _, err := structLayout(ty)
 		if err != nil {

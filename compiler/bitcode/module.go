@@ -65,22 +65,13 @@ func (r *reader) enterAnd(id uint64, f func() *Error) *Error {
 
 // readStringList reads a block of one-string records (OPERAND_BUNDLE_TAGS, SYNC_SCOPE_NAMES).
 func (r *reader) readStringList(block uint64, out *[]string) *Error {
-	for {
-		kind, code, err := r.c.next()
-		if err != nil {
-			return err
-		}
-		switch kind {
-		case entryEnd:
-			return nil
-		case entryBlock:
-			return unknownBlock(r.c.r.pos, code)
-		}
+	return r.eachRecord(func(code uint64) *Error {
 		if code != 1 {
 			return unknownRecord(r.c.r.pos, block, code)
 		}
 		*out = append(*out, opsString(r.c.ops))
-	}
+		return nil
+	})
 }
 
 func (r *reader) moduleRecord(code uint64) *Error {

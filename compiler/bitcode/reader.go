@@ -184,36 +184,17 @@ func (r *reader) atEnd() bool {
 }
 
 func (r *reader) readStrtab() *Error {
-	for {
-		kind, code, err := r.c.next()
-		if err != nil {
-			return err
-		}
-		switch kind {
-		case entryEnd:
-			return nil
-		case entryBlock:
-			return unknownBlock(r.c.r.pos, code)
-		}
+	return r.eachRecord(func(code uint64) *Error {
 		if code != 1 {
 			return unknownRecord(r.c.r.pos, strtabID, code)
 		}
 		r.strtab = r.c.blob
-	}
+		return nil
+	})
 }
 
 func (r *reader) readIdentification() *Error {
-	for {
-		kind, code, err := r.c.next()
-		if err != nil {
-			return err
-		}
-		switch kind {
-		case entryEnd:
-			return nil
-		case entryBlock:
-			return unknownBlock(r.c.r.pos, code)
-		}
+	return r.eachRecord(func(code uint64) *Error {
 		switch code {
 		case 1:
 			r.m.Producer = opsString(r.c.ops)
@@ -224,7 +205,8 @@ func (r *reader) readIdentification() *Error {
 		default:
 			return unknownRecord(r.c.r.pos, identificationID, code)
 		}
-	}
+		return nil
+	})
 }
 
 // opsString turns a record's operands (one character each) into a string.

@@ -280,8 +280,28 @@ func (t *translator) texelResult(c *air.Call, r *resource, texel spirv.ID) spirv
 	return v
 }
 
-// intCoord converts an integer coordinate (and layer) to a signed vector for fetch/read/write.
-func (t *translator) intCoord(coord air.Value, layer air.Value) spirv.ID {
+// intCoord reads the leading operands of a texture read or write (args[1]
+// the integer coordinate and, for an arrayed texture, args[2] the layer)
+// and converts them with intCoordLayer. It returns the index of the operand
+// after them; ok is false when the coordinate is not an integer or when
+// fewer than more operands follow them.
+func (t *translator) intCoord(args []air.Value, r *resource, more int) (coord spirv.ID, next int, ok bool) {
+	next = 2
+	if r.arrayed {
+		next = 3
+	}
+	if len(args) < next+more || intBits(args[1].Type()) <= 1 {
+		return 0, 0, false
+	}
+	var layer air.Value
+	if r.arrayed {
+		layer = args[2]
+	}
+	return t.intCoordLayer(args[1], layer), next, true
+}
+
+// intCoordLayer converts an integer coordinate (and layer) to a signed vector for fetch/read/write.
+func (t *translator) intCoordLayer(coord air.Value, layer air.Value) spirv.ID {
 	x := t.value(coord)
 	if intBits(coord.Type()) != 32 {
 		x = t.f.Op(spirv.OpUConvert, t.typ(withBits(coord.Type(), 32)), x)
@@ -298,18 +318,10 @@ func (t *translator) intCoord(coord air.Value, layer air.Value) spirv.ID {
 
 func (t *translator) readTexture(c *air.Call, r *resource) (spirv.ID, bool) {
 	args := c.Args
-	if len(args) < 2 || intBits(args[1].Type()) <= 1 {
+	coord, i, ok := t.intCoord(args, r, 0)
+	if !ok {
 		return 0, false
 	}
-	i := 2
-	var layer air.Value
-	if r.arrayed {
-		if len(args) < 3 {
-			return 0, false
-		}
-		layer, i = args[2], 3
-	}
-	coord := t.intCoord(args[1], layer)
 	vec4, _ := t.texelType(r)
 	img := t.f.Op(spirv.OpLoad, r.typ, r.v)
 	var texel spirv.ID
@@ -331,18 +343,10 @@ func (t *translator) writeTexture(c *air.Call, r *resource) (spirv.ID, bool) {
 		t.miss.add(CodeUnhandledInstruction, "write to a texture without write access")
 		return 0, true
 	}
-	i := 2
-	var layer air.Value
-	if r.arrayed {
-		if len(args) < 4 {
-			return 0, false
-		}
-		layer, i = args[2], 3
-	}
-	if len(args) <= i || intBits(args[1].Type()) <= 1 {
+	coord, i, ok := t.intCoord(args, r, 1)
+	if !ok {
 		return 0, false
 	}
-	coord := t.intCoord(args[1], layer)
 	val := args[i]
 	v := t.value(val)
 	vec4, comp := t.texelType(r)

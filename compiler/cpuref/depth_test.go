@@ -18,6 +18,18 @@ func outputsByIndex(res *Result) map[int][]byte {
 	return m
 }
 
+// checkTargetPixel compares the words of pixel (x, y) of render target rt of a 4×4 draw,
+// among outs (outputsByIndex), with want.
+func checkTargetPixel(t *testing.T, outs map[int][]byte, rt, x, y int, want []uint32) {
+	t.Helper()
+	p := (y*4 + x) * TexelSize
+	for c, w := range want {
+		if got := binary.LittleEndian.Uint32(outs[RenderTargetBase+rt][p+4*c:]); got != w {
+			t.Errorf("target %d pixel (%d,%d)[%d] = %#x, want %#x", rt, x, y, c, got, w)
+		}
+	}
+}
+
 // checkDepthWords compares DepthBuffer's 16 words with want(x, y) and checks that the run
 // started it at ClearDepth.
 func checkDepthWords(t *testing.T, res *Result, want func(x, y int) uint32) {
@@ -89,17 +101,8 @@ func TestDepthFragment(t *testing.T) {
 			outs := outputsByIndex(res)
 			for y := range 4 {
 				for x := range 4 {
-					p := (y*4 + x) * TexelSize
-					want0 := []uint32{math.Float32bits(half(x) * 0.25), math.Float32bits(half(y) * 0.25), math.Float32bits(0.5), math.Float32bits(1)}
-					want1 := []uint32{c.rt1(x, y), Clear[1], Clear[2], Clear[3]}
-					for i := range 4 {
-						if got := binary.LittleEndian.Uint32(outs[RenderTargetBase][p+4*i:]); got != want0[i] {
-							t.Errorf("target 0 pixel (%d,%d)[%d] = %#x, want %#x", x, y, i, got, want0[i])
-						}
-						if got := binary.LittleEndian.Uint32(outs[RenderTargetBase+1][p+4*i:]); got != want1[i] {
-							t.Errorf("target 1 pixel (%d,%d)[%d] = %#x, want %#x", x, y, i, got, want1[i])
-						}
-					}
+					checkTargetPixel(t, outs, 0, x, y, []uint32{math.Float32bits(half(x) * 0.25), math.Float32bits(half(y) * 0.25), math.Float32bits(0.5), math.Float32bits(1)})
+					checkTargetPixel(t, outs, 1, x, y, []uint32{c.rt1(x, y), Clear[1], Clear[2], Clear[3]})
 				}
 			}
 		})

@@ -53,26 +53,14 @@ func checkFragment(t *testing.T, ll string) {
 		t.Fatalf("input constants %g, %d; want 0.25 (k=0: 2/8) and 13 (k=4: 3·4+1)", h, s)
 	}
 	buf0 := int32(binary.LittleEndian.Uint32(Pattern(0, 4)))
-	outs := map[int][]byte{}
-	for _, o := range res.Outputs {
-		outs[o.Index] = o.Bytes
-	}
+	outs := outputsByIndex(res)
 	if _, ok := outs[RenderTargetBase+1]; ok {
 		t.Error("render target 1, which the function does not write, was given a buffer")
 	}
 	for y := range 4 {
 		for x := range 4 {
-			p := (y*4 + x) * TexelSize
-			want0 := []uint32{math.Float32bits(0.25 + float32(x) + 0.5), math.Float32bits(float32(y) + 0.5), 0, math.Float32bits(1)}
-			want2 := []uint32{uint32(s), uint32(buf0), Clear[2], Clear[3]}
-			for c := range 4 {
-				if got := binary.LittleEndian.Uint32(outs[RenderTargetBase][p+4*c:]); got != want0[c] {
-					t.Errorf("target 0 pixel (%d,%d)[%d] = %#x, want %#x", x, y, c, got, want0[c])
-				}
-				if got := binary.LittleEndian.Uint32(outs[RenderTargetBase+2][p+4*c:]); got != want2[c] {
-					t.Errorf("target 2 pixel (%d,%d)[%d] = %#x, want %#x", x, y, c, got, want2[c])
-				}
-			}
+			checkTargetPixel(t, outs, 0, x, y, []uint32{math.Float32bits(0.25 + float32(x) + 0.5), math.Float32bits(float32(y) + 0.5), 0, math.Float32bits(1)})
+			checkTargetPixel(t, outs, 2, x, y, []uint32{uint32(s), uint32(buf0), Clear[2], Clear[3]})
 		}
 	}
 }

@@ -23,25 +23,7 @@ func (r *reader) readConstants() *Error {
 	c := r.c
 	var cur air.Type = &air.IntType{Bits: 32}
 	t := &constTable{base: len(r.values)}
-	for {
-		kind, code, err := c.next()
-		if err != nil {
-			return err
-		}
-		switch kind {
-		case entryEnd:
-			r.cst = t
-			t.state = make([]uint8, len(t.recs))
-			for i := range t.recs {
-				if _, err := r.resolveConst(t, i); err != nil {
-					return err
-				}
-			}
-			r.cst = nil
-			return nil
-		case entryBlock:
-			return unknownBlock(c.r.pos, code)
-		}
+	if err := r.eachRecord(func(code uint64) *Error {
 		if code == 1 { // SETTYPE
 			if len(c.ops) < 1 {
 				return malformed(c.r.pos, "CONSTANTS_BLOCK/SETTYPE", "no type")
@@ -54,7 +36,7 @@ func (r *reader) readConstants() *Error {
 				return malformed(c.r.pos, "CONSTANTS_BLOCK/SETTYPE", "void")
 			}
 			cur = ty
-			continue
+			return nil
 		}
 		if _, ok := recordNames[constantsID][code]; !ok {
 			return unknownRecord(c.r.pos, constantsID, code)
@@ -64,7 +46,19 @@ func (r *reader) readConstants() *Error {
 		}
 		t.recs = append(t.recs, cstRec{typ: cur, code: code, ops: append([]uint64(nil), c.ops...), pos: c.r.pos})
 		r.values = append(r.values, nil)
+		return nil
+	}); err != nil {
+		return err
 	}
+	r.cst = t
+	t.state = make([]uint8, len(t.recs))
+	for i := range t.recs {
+		if _, err := r.resolveConst(t, i); err != nil {
+			return err
+		}
+	}
+	r.cst = nil
+	return nil
 }
 
 // constOperand returns the constant with value id, resolving constants of

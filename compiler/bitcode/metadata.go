@@ -32,17 +32,7 @@ func (r *reader) readMetadata() *Error {
 	const blk = metadataID
 	var pendingName string
 	haveName := false
-	for {
-		kind, code, err := c.next()
-		if err != nil {
-			return err
-		}
-		switch kind {
-		case entryEnd:
-			return r.resolveMD()
-		case entryBlock:
-			return unknownBlock(c.r.pos, code)
-		}
+	if err := r.eachRecord(func(code uint64) *Error {
 		if len(r.md) > maxMD {
 			return malformed(c.r.pos, "METADATA_BLOCK", "more than %d metadata", maxMD)
 		}
@@ -108,7 +98,11 @@ func (r *reader) readMetadata() *Error {
 			r.diPending = append(r.diPending, d)
 			r.md = append(r.md, d)
 		}
+		return nil
+	}); err != nil {
+		return err
 	}
+	return r.resolveMD()
 }
 
 type namedFixup struct {

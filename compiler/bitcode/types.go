@@ -13,27 +13,7 @@ func (r *reader) readTypes() *Error {
 	var pendingName string
 	var typed bool
 	opaquePtr := map[int]*air.PointerType{}
-	for {
-		kind, code, err := c.next()
-		if err != nil {
-			return err
-		}
-		switch kind {
-		case entryEnd:
-			for i, t := range r.types {
-				if t == nil {
-					return malformed(c.r.pos, "TYPE_BLOCK", "type %d never defined", i)
-				}
-				if st, ok := t.(*air.StructType); ok && st.Fields == nil && !st.Opaque && !st.Literal && st.ID < 0 {
-					return malformed(c.r.pos, "TYPE_BLOCK", "struct type %d referenced but never defined", i)
-				}
-			}
-			r.numberStructs()
-			_ = typed
-			return nil
-		case entryBlock:
-			return unknownBlock(c.r.pos, code)
-		}
+	if err := r.eachRecord(func(code uint64) *Error {
 		ops := c.ops
 		if code != 1 && code != 19 && len(r.types) >= cap(r.types) {
 			return malformed(c.r.pos, recordName(blk, code), "more types than NUMENTRY said (%d)", cap(r.types))
@@ -54,7 +34,7 @@ func (r *reader) readTypes() *Error {
 				return malformed(c.r.pos, "TYPE_BLOCK/NUMENTRY", "%d types", ops[0])
 			}
 			r.types = make([]air.Type, 0, ops[0])
-			continue
+			return nil
 		case 2:
 			t = air.Void
 		case 3:
@@ -144,7 +124,7 @@ func (r *reader) readTypes() *Error {
 			t = st
 		case 19: // STRUCT_NAME
 			pendingName = opsString(ops)
-			continue
+			return nil
 		case 20, 6: // STRUCT_NAMED [packed, elts...]; OPAQUE
 			st := r.forwardStruct(len(r.types))
 			st.Name = pendingName
@@ -191,7 +171,21 @@ func (r *reader) readTypes() *Error {
 		}
 		r.types = slot
 		r.types[n] = t
+		return nil
+	}); err != nil {
+		return err
 	}
+	for i, t := range r.types {
+		if t == nil {
+			return malformed(c.r.pos, "TYPE_BLOCK", "type %d never defined", i)
+		}
+		if st, ok := t.(*air.StructType); ok && st.Fields == nil && !st.Opaque && !st.Literal && st.ID < 0 {
+			return malformed(c.r.pos, "TYPE_BLOCK", "struct type %d referenced but never defined", i)
+		}
+	}
+	r.numberStructs()
+	_ = typed
+	return nil
 }
 
 // typeRef returns type id, creating a placeholder identified struct for a

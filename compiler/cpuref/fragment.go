@@ -138,21 +138,11 @@ func inspectFragment(t *textModule, entry string, node []string) (*Kernel, error
 	if err != nil {
 		return nil, err
 	}
-	fields, isStruct, err := t.returnFields(k.Return)
-	if err != nil {
-		return nil, fmt.Errorf("cpuref: @%s: %w", entry, err)
-	}
-	outs := t.md[node[1]]
-	if len(fields) != len(outs) {
-		return nil, fmt.Errorf("cpuref: @%s returns %s (%d fields) but declares %d outputs", entry, k.Return, len(fields), len(outs))
-	}
-	for i, ref := range outs {
-		o := t.md[ref]
-		role, _ := mdString(first(o))
+	err = k.eachOutput(t, entry, node, func(ref string, o []string, role, ty string, field int) error {
 		switch role {
 		case "air.render_target":
 			if len(o) < 3 {
-				return nil, fmt.Errorf("cpuref: render target node %s of @%s is too short", ref, entry)
+				return fmt.Errorf("cpuref: render target node %s of @%s is too short", ref, entry)
 			}
 			n, ok := mdInt(o[1])
 			idx, second := mdInt(o[2]) // AIR may leave the second index out
@@ -160,40 +150,37 @@ func inspectFragment(t *textModule, entry string, node []string) (*Kernel, error
 				idx = 0
 			}
 			if !ok || n < 0 || n > 7 {
-				return nil, fmt.Errorf("cpuref: render target node %s of @%s: index %q", ref, entry, o[1])
+				return fmt.Errorf("cpuref: render target node %s of @%s: index %q", ref, entry, o[1])
 			}
 			if idx != 0 {
-				return nil, notJudgeable(KindArgument, "dual-source render target", "render target %d index %d: dual-source blending, which the draw does not set up", n, idx)
+				return notJudgeable(KindArgument, "dual-source render target", "render target %d index %d: dual-source blending, which the draw does not set up", n, idx)
 			}
-			kind, comps, ok := kindOf(fields[i], keyString(o, "air.arg_type_name"))
+			kind, comps, ok := kindOf(ty, keyString(o, "air.arg_type_name"))
 			if !ok {
-				return nil, notJudgeable(KindArgument, "render target "+fields[i], "render target %d of type %s, which the draw cannot read back", n, fields[i])
-			}
-			field := i
-			if !isStruct {
-				field = -1
+				return notJudgeable(KindArgument, "render target "+ty, "render target %d of type %s, which the draw cannot read back", n, ty)
 			}
 			for _, r := range k.Targets {
 				if r.Index == int(n) {
-					return nil, fmt.Errorf("cpuref: @%s writes render target %d twice", entry, n)
+					return fmt.Errorf("cpuref: @%s writes render target %d twice", entry, n)
 				}
 			}
-			k.Targets = append(k.Targets, RenderTarget{Index: int(n), Field: field, Type: fields[i], Kind: kind, Components: comps})
+			k.Targets = append(k.Targets, RenderTarget{Index: int(n), Field: field, Type: ty, Kind: kind, Components: comps})
 		case "air.depth":
 			if k.WritesDepth {
-				return nil, fmt.Errorf("cpuref: @%s writes air.depth twice", entry)
+				return fmt.Errorf("cpuref: @%s writes air.depth twice", entry)
 			}
-			if fields[i] != "float" {
-				return nil, notJudgeable(KindArgument, "air.depth "+fields[i], "a depth output of type %s; the draw's depth attachment holds float", fields[i])
+			if ty != "float" {
+				return notJudgeable(KindArgument, "air.depth "+ty, "a depth output of type %s; the draw's depth attachment holds float", ty)
 			}
 			k.WritesDepth = true
-			k.DepthField = i
-			if !isStruct {
-				k.DepthField = -1
-			}
+			k.DepthField = field
 		default:
-			return nil, notJudgeable(KindArgument, "output "+role, "an output of role %s (it can remove the pixel or change what is stored), which the draw does not reproduce", role)
+			return notJudgeable(KindArgument, "output "+role, "an output of role %s (it can remove the pixel or change what is stored), which the draw does not reproduce", role)
 		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	err = k.bindArguments(t, entry, node, func(p *Param, n int, role string, arg []string) error {
 		switch role {

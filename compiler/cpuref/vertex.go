@@ -44,34 +44,25 @@ func inspectVertex(t *textModule, entry string, node []string) (*Kernel, error) 
 	if err != nil {
 		return nil, err
 	}
-	fields, isStruct, err := t.returnFields(k.Return)
-	if err != nil {
-		return nil, fmt.Errorf("cpuref: @%s: %w", entry, err)
-	}
-	outs := t.md[node[1]]
-	if len(fields) != len(outs) {
-		return nil, fmt.Errorf("cpuref: @%s returns %s (%d fields) but declares %d outputs", entry, k.Return, len(fields), len(outs))
-	}
-	for i, ref := range outs {
-		o := t.md[ref]
-		role, _ := mdString(first(o))
-		out := VertexOutput{Role: role, Field: i, Type: fields[i]}
-		if !isStruct {
-			out.Field = -1
-		}
+	err = k.eachOutput(t, entry, node, func(_ string, o []string, role, ty string, field int) error {
+		out := VertexOutput{Role: role, Field: field, Type: ty}
 		switch role {
 		case "air.position", "air.point_size", "air.render_target_array_index", "air.viewport_array_index":
 		case "air.vertex_output":
 			out.Name, _ = mdString(first(o[1:]))
 		default:
-			return nil, notJudgeable(KindArgument, "output "+role, "a vertex output of role %s, which the capture does not read", role)
+			return notJudgeable(KindArgument, "output "+role, "a vertex output of role %s, which the capture does not read", role)
 		}
-		kind, comps, ok := kindOf(fields[i], keyString(o, "air.arg_type_name"))
+		kind, comps, ok := kindOf(ty, keyString(o, "air.arg_type_name"))
 		if !ok {
-			return nil, notJudgeable(KindArgument, "vertex output "+fields[i], "a vertex output of type %s, which the capture cannot read", fields[i])
+			return notJudgeable(KindArgument, "vertex output "+ty, "a vertex output of type %s, which the capture cannot read", ty)
 		}
 		out.Kind, out.Components = kind, comps
 		k.Outputs = append(k.Outputs, out)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	err = k.bindArguments(t, entry, node, func(p *Param, n int, role string, arg []string) error {
 		switch role {
@@ -110,6 +101,32 @@ func inspectVertex(t *textModule, entry string, node []string) (*Kernel, error) 
 		return nil, err
 	}
 	return k, nil
+}
+
+// eachOutput reads the outputs of entry, a fragment or vertex function (node[1]), against
+// the fields of its return type k.Return, and calls do with each output's node (ref and
+// operands), role, LLVM type and field (-1 when the function returns the output alone).
+func (k *Kernel) eachOutput(t *textModule, entry string, node []string, do func(ref string, o []string, role, ty string, field int) error) error {
+	fields, isStruct, err := t.returnFields(k.Return)
+	if err != nil {
+		return fmt.Errorf("cpuref: @%s: %w", entry, err)
+	}
+	outs := t.md[node[1]]
+	if len(fields) != len(outs) {
+		return fmt.Errorf("cpuref: @%s returns %s (%d fields) but declares %d outputs", entry, k.Return, len(fields), len(outs))
+	}
+	for i, ref := range outs {
+		o := t.md[ref]
+		role, _ := mdString(first(o))
+		field := i
+		if !isStruct {
+			field = -1
+		}
+		if err := do(ref, o, role, fields[i], field); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // returnFields splits a function's return type into its fields: a struct's (named or literal)

@@ -450,7 +450,7 @@ func (t *translator) llvmIntrinsic(c *air.Call, name string) (spirv.ID, bool) {
 	if i := strings.IndexByte(base, '.'); i >= 0 {
 		base = base[:i]
 	}
-	m, ok := llvmMath[base]
+	m, ok := mathOps[llvmMath[base]]
 	if !ok || len(c.Args) < m.arity {
 		return 0, false
 	}
@@ -464,17 +464,14 @@ func (t *translator) llvmIntrinsic(c *air.Call, name string) (spirv.ID, bool) {
 	return t.f.ExtInst(t.typ(c.Type()), m.glsl, args...), true
 }
 
-var llvmMath = map[string]mathOp{
-	"fabs": {glsl: spirv.GLSLFAbs, arity: 1}, "abs": {glsl: spirv.GLSLFAbs, arity: 1}, "floor": {glsl: spirv.GLSLFloor, arity: 1},
-	"ceil": {glsl: spirv.GLSLCeil, arity: 1}, "trunc": {glsl: spirv.GLSLTrunc, arity: 1},
-	"sqrt": {glsl: spirv.GLSLSqrt, arity: 1}, "fma": {glsl: spirv.GLSLFma, arity: 3},
-	"fmuladd": {glsl: spirv.GLSLFma, arity: 3}, "maxnum": {glsl: spirv.GLSLNMax, arity: 2},
-	"minnum": {glsl: spirv.GLSLNMin, arity: 2}, "exp2": {glsl: spirv.GLSLExp2, arity: 1},
-	"log2": {glsl: spirv.GLSLLog2, arity: 1}, "pow": {glsl: spirv.GLSLPow, arity: 2},
-	"sin": {glsl: spirv.GLSLSin, arity: 1}, "cos": {glsl: spirv.GLSLCos, arity: 1},
-	"umin": {glsl: spirv.GLSLUMin, arity: 2}, "umax": {glsl: spirv.GLSLUMax, arity: 2},
-	"smin": {glsl: spirv.GLSLSMin, arity: 2}, "smax": {glsl: spirv.GLSLSMax, arity: 2},
-	"ctpop": {core: spirv.OpBitCount, arity: 1}, "bitreverse": {core: spirv.OpBitReverse, arity: 1},
+// llvmMath names, for each llvm.* math intrinsic the corpus uses, the
+// mathOps entry it lowers like (only its glsl, core and arity are used).
+var llvmMath = map[string]string{
+	"fabs": "fabs", "abs": "abs", "floor": "floor", "ceil": "ceil", "trunc": "trunc",
+	"sqrt": "sqrt", "fma": "fma", "fmuladd": "fma", "maxnum": "fmax", "minnum": "fmin",
+	"exp2": "exp2", "log2": "log2", "pow": "pow", "sin": "sin", "cos": "cos",
+	"umin": "min.u", "umax": "max.u", "smin": "min.s", "smax": "max.s",
+	"ctpop": "popcount", "bitreverse": "reverse_bits",
 }
 
 // memcpy copies a constant number of bytes word by word (both pointers word aligned).

@@ -301,18 +301,13 @@ func imageBarrier(ld *logical, cmd uintptr, imgs []*drawImage, srcStage, dstStag
 // recordDraw records the draw and the copies of its attachments (depth: when not nil) into
 // the open command buffer.
 func (d *Device) recordDraw(enc *Encoder, p *computePipeline, bindings []spirvBinding, imgs []*drawImage, depth *drawImage, x DrawArgs, begin, end uintptr) error {
-	cmd, err := enc.CommandBuffer()
+	a := vk.GetArena()
+	defer vk.PutArena(a)
+	cmd, sets, err := d.graphicsPrologue(enc, a, p, bindings, x.Bindings)
 	if err != nil {
 		return err
 	}
 	ld := d.dev
-	a := vk.GetArena()
-	defer vk.PutArena(a)
-	sets, err := d.writeSets(a, p.setLayouts, bindings, x.Bindings)
-	if err != nil {
-		return err
-	}
-	computeBarrier(ld, cmd)
 	imageBarrier(ld, cmd, imgs, vk.PipelineStageTopOfPipe, vk.PipelineStageColorAttachmentOutput, 0, vk.AccessColorAttachmentWrite,
 		vk.ImageLayoutUndefined, vk.ImageLayoutColorAttach)
 	if depth != nil {
@@ -341,16 +336,7 @@ func (d *Device) recordDraw(enc *Encoder, p *computePipeline, bindings []spirvBi
 		ri.PDepthAttachment = vk.Addr(depthAttachment(a, depth))
 	}
 	vk.Call(begin, cmd, vk.Addr(ri))
-	vk.Call(ld.fns.CmdBindPipeline, cmd, vk.PipelineBindPointGraphics, uintptr(p.pipeline))
-	if len(p.setLayouts) > 0 {
-		vk.Call(ld.fns.CmdBindDescriptorSets, cmd, vk.PipelineBindPointGraphics, uintptr(p.layout), 0, uintptr(len(p.setLayouts)), vk.SliceAddr(sets), 0, 0)
-	}
-	vp := vk.New[vk.Viewport](a)
-	*vp = vk.Viewport{Width: float32(x.Width), Height: float32(x.Height), MaxDepth: 1}
-	vk.Call(ld.draw.CmdSetViewport, cmd, 0, 1, vk.Addr(vp))
-	sc := vk.New[vk.Rect2D](a)
-	*sc = ri.RenderArea
-	vk.Call(ld.draw.CmdSetScissor, cmd, 0, 1, vk.Addr(sc))
+	bindGraphics(ld, a, cmd, p, sets, ri.RenderArea)
 	vk.Call(ld.draw.CmdDraw, cmd, 3, 1, 0, 0)
 	vk.Call(end, cmd)
 	imageBarrier(ld, cmd, imgs, vk.PipelineStageColorAttachmentOutput, vk.PipelineStageTransfer, vk.AccessColorAttachmentWrite, vk.AccessTransferRead,

@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/airpipe/airpipe/device/internal/vk"
 )
 
 // This file holds what Draw and CaptureVertices share: the device checks, the check of the
-// module and its arguments, and the submit-and-wait of the recorded draw.
+// module and its arguments, the start of the recorded draw and the submit-and-wait of it.
 
 // renderingFns checks that the device is usable and can draw, and gives its
 // vkCmdBeginRendering and vkCmdEndRendering (the KHR ones where the core ones are missing;
@@ -69,4 +71,33 @@ func (d *Device) submitWait(ctx context.Context, timing *Timing, record func(enc
 		release()
 	}
 	return err
+}
+
+// graphicsPrologue gives the open command buffer of enc and p's descriptor sets, written from
+// given for the bindings the module declares, and records the barrier that orders earlier
+// compute writes before the draw.
+func (d *Device) graphicsPrologue(enc *Encoder, a *vk.Arena, p *computePipeline, declared []spirvBinding, given []Binding) (cmd uintptr, sets []uint64, err error) {
+	if cmd, err = enc.CommandBuffer(); err != nil {
+		return 0, nil, err
+	}
+	if sets, err = d.writeSets(a, p.setLayouts, declared, given); err != nil {
+		return 0, nil, err
+	}
+	computeBarrier(d.dev, cmd)
+	return cmd, sets, nil
+}
+
+// bindGraphics records, inside the rendering, the binding of the graphics pipeline p and its
+// descriptor sets and a viewport (depth range [0, 1]) and scissor over area.
+func bindGraphics(ld *logical, a *vk.Arena, cmd uintptr, p *computePipeline, sets []uint64, area vk.Rect2D) {
+	vk.Call(ld.fns.CmdBindPipeline, cmd, vk.PipelineBindPointGraphics, uintptr(p.pipeline))
+	if len(p.setLayouts) > 0 {
+		vk.Call(ld.fns.CmdBindDescriptorSets, cmd, vk.PipelineBindPointGraphics, uintptr(p.layout), 0, uintptr(len(p.setLayouts)), vk.SliceAddr(sets), 0, 0)
+	}
+	vp := vk.New[vk.Viewport](a)
+	*vp = vk.Viewport{Width: float32(area.Width), Height: float32(area.Height), MaxDepth: 1}
+	vk.Call(ld.draw.CmdSetViewport, cmd, 0, 1, vk.Addr(vp))
+	sc := vk.New[vk.Rect2D](a)
+	*sc = area
+	vk.Call(ld.draw.CmdSetScissor, cmd, 0, 1, vk.Addr(sc))
 }

@@ -174,33 +174,19 @@ func putWord(b []byte, at int, w uint32) {
 
 // recordCapture records the capture draw into the open command buffer.
 func (d *Device) recordCapture(enc *Encoder, p *computePipeline, bindings []spirvBinding, x VertexArgs, capture, vbuf *Buffer, begin, end uintptr) error {
-	cmd, err := enc.CommandBuffer()
+	a := vk.GetArena()
+	defer vk.PutArena(a)
+	cmd, sets, err := d.graphicsPrologue(enc, a, p, bindings, x.Bindings)
 	if err != nil {
 		return err
 	}
 	ld := d.dev
-	a := vk.GetArena()
-	defer vk.PutArena(a)
-	sets, err := d.writeSets(a, p.setLayouts, bindings, x.Bindings)
-	if err != nil {
-		return err
-	}
-	computeBarrier(ld, cmd)
 	ri := vk.New[vk.RenderingInfo](a)
 	ri.SType = vk.StructureTypeRenderingInfo
 	ri.RenderArea = vk.Rect2D{Width: 1, Height: 1}
 	ri.LayerCount = 1
 	vk.Call(begin, cmd, vk.Addr(ri))
-	vk.Call(ld.fns.CmdBindPipeline, cmd, vk.PipelineBindPointGraphics, uintptr(p.pipeline))
-	if len(p.setLayouts) > 0 {
-		vk.Call(ld.fns.CmdBindDescriptorSets, cmd, vk.PipelineBindPointGraphics, uintptr(p.layout), 0, uintptr(len(p.setLayouts)), vk.SliceAddr(sets), 0, 0)
-	}
-	vp := vk.New[vk.Viewport](a)
-	*vp = vk.Viewport{Width: 1, Height: 1, MaxDepth: 1}
-	vk.Call(ld.draw.CmdSetViewport, cmd, 0, 1, vk.Addr(vp))
-	sc := vk.New[vk.Rect2D](a)
-	*sc = ri.RenderArea
-	vk.Call(ld.draw.CmdSetScissor, cmd, 0, 1, vk.Addr(sc))
+	bindGraphics(ld, a, cmd, p, sets, ri.RenderArea)
 	if vbuf != nil {
 		bufs := vk.New[uint64](a)
 		*bufs = vbuf.buffer

@@ -78,6 +78,13 @@ var fixedKinds = []string{"dbg", "tbaa", "prof", "fpmath", "range", "tbaa.struct
 
 func (p *printer) s(x string) { p.buf = append(p.buf, x...) }
 func (p *printer) b(c byte)   { p.buf = append(p.buf, c) }
+
+// quoted prints pre, then v escaped as LLVM string text, then post.
+func (p *printer) quoted(pre, v, post string) {
+	p.s(pre)
+	p.s(air.EscapeString(v))
+	p.s(post)
+}
 func (p *printer) u(v uint64) { p.buf = strconv.AppendUint(p.buf, v, 10) }
 func (p *printer) i(v int)    { p.buf = strconv.AppendInt(p.buf, int64(v), 10) }
 
@@ -87,19 +94,13 @@ func (p *printer) module() {
 	p.numberModuleMD()
 	p.s("; ModuleID = '<stdin>'\n")
 	if m.SourceFilename != "" {
-		p.s("source_filename = \"")
-		p.s(air.EscapeString(m.SourceFilename))
-		p.s("\"\n")
+		p.quoted("source_filename = \"", m.SourceFilename, "\"\n")
 	}
 	if m.DataLayout != "" {
-		p.s("target datalayout = \"")
-		p.s(air.EscapeString(m.DataLayout))
-		p.s("\"\n")
+		p.quoted("target datalayout = \"", m.DataLayout, "\"\n")
 	}
 	if m.Triple != "" {
-		p.s("target triple = \"")
-		p.s(air.EscapeString(m.Triple))
-		p.s("\"\n")
+		p.quoted("target triple = \"", m.Triple, "\"\n")
 	}
 	if len(p.structs) > 0 {
 		p.b('\n')
@@ -275,19 +276,12 @@ func (p *printer) globalVar(g *air.GlobalVariable) {
 		p.constant(g.Init)
 	}
 	if g.Section != "" {
-		p.s(", section \"")
-		p.s(air.EscapeString(g.Section))
-		p.b('"')
+		p.quoted(", section \"", g.Section, "\"")
 	}
 	if g.Partition != "" {
-		p.s(", partition \"")
-		p.s(air.EscapeString(g.Partition))
-		p.b('"')
+		p.quoted(", partition \"", g.Partition, "\"")
 	}
-	if g.Align != 0 {
-		p.s(", align ")
-		p.u(g.Align)
-	}
+	p.align(g.Align)
 	p.attachments(g.Attached, ", ")
 	p.b('\n')
 }

@@ -157,18 +157,14 @@ func (p *printer) function(f *air.Function) {
 		p.i(p.attrSlotOf(f.Attrs.Fn))
 	}
 	if f.Section != "" {
-		p.s(" section \"")
-		p.s(air.EscapeString(f.Section))
-		p.b('"')
+		p.quoted(" section \"", f.Section, "\"")
 	}
 	if f.Align != 0 {
 		p.s(" align ")
 		p.u(f.Align)
 	}
 	if f.GC != "" {
-		p.s(" gc \"")
-		p.s(air.EscapeString(f.GC))
-		p.b('"')
+		p.quoted(" gc \"", f.GC, "\"")
 	}
 	for _, x := range []struct {
 		kw string

@@ -159,9 +159,7 @@ func (p *printer) syncScope(id uint64) {
 	if id == 1 || id >= uint64(len(p.m.SyncScopes)) {
 		return // system scope
 	}
-	p.s(" syncscope(\"")
-	p.s(air.EscapeString(p.m.SyncScopes[id]))
-	p.s("\")")
+	p.quoted(" syncscope(\"", p.m.SyncScopes[id], "\")")
 }
 
 // dbgRecord prints a call of a debug intrinsic as the debug record LLVM 19

@@ -116,9 +116,7 @@ func (p *printer) mdRef(md air.Metadata) {
 		}
 		p.mdBody(md)
 	case *air.MDString:
-		p.s("!\"")
-		p.s(air.EscapeString(n.Value))
-		p.b('"')
+		p.quoted("!\"", n.Value, "\"")
 	case *air.MDValue:
 		p.typedValue(n.Value)
 	}

@@ -119,16 +119,9 @@ func (d *Device) recordICB(args *Buffer, ds []Dispatch, vars []*computePipeline)
 			d.freeICB(h)
 		}
 	}()
-	ai := vk.New[vk.CommandBufferAllocateInfo](a)
-	ai.SType = vk.StructureTypeCommandBufferAllocateInfo
-	ai.CommandPool = d.icbPool
-	ai.Level = vk.CommandBufferLevelSecondary
-	ai.CommandBufferCount = 1
-	cmd := vk.New[uintptr](a)
-	if err := check("vkAllocateCommandBuffers", vk.CallResult(ld.fns.AllocateCommandBuffers, ld.handle, vk.Addr(ai), vk.Addr(cmd))); err != nil {
+	if h.cmd, err = ld.allocCommandBuffer(d.icbPool, vk.CommandBufferLevelSecondary); err != nil {
 		return nil, err
 	}
-	h.cmd = *cmd
 	sets := make([]uint64, len(ds))
 	if len(ds) > 0 {
 		size := vk.New[vk.DescriptorPoolSize](a)

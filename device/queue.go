@@ -28,18 +28,27 @@ type slot struct {
 }
 
 func (d *Device) newSlot(i int) (*slot, error) {
+	cmd, err := d.dev.allocCommandBuffer(d.cmdPool, vk.CommandBufferLevelPrimary)
+	if err != nil {
+		return nil, err
+	}
+	return &slot{d: d, index: i, cmd: cmd}, nil
+}
+
+// allocCommandBuffer allocates one command buffer of level from pool.
+func (ld *logical) allocCommandBuffer(pool uint64, level uint32) (uintptr, error) {
 	a := vk.GetArena()
 	defer vk.PutArena(a)
 	ai := vk.New[vk.CommandBufferAllocateInfo](a)
 	ai.SType = vk.StructureTypeCommandBufferAllocateInfo
-	ai.CommandPool = d.cmdPool
-	ai.Level = vk.CommandBufferLevelPrimary
+	ai.CommandPool = pool
+	ai.Level = level
 	ai.CommandBufferCount = 1
 	out := vk.New[uintptr](a)
-	if err := check("vkAllocateCommandBuffers", vk.CallResult(d.dev.fns.AllocateCommandBuffers, d.dev.handle, vk.Addr(ai), vk.Addr(out))); err != nil {
-		return nil, err
+	if err := check("vkAllocateCommandBuffers", vk.CallResult(ld.fns.AllocateCommandBuffers, ld.handle, vk.Addr(ai), vk.Addr(out))); err != nil {
+		return 0, err
 	}
-	return &slot{d: d, index: i, cmd: *out}, nil
+	return *out, nil
 }
 
 func (s *slot) destroy() {

@@ -2,6 +2,7 @@ package translate
 
 import (
 	"fmt"
+	"maps"
 	"sort"
 
 	"github.com/airpipe/airpipe/compiler/air"
@@ -278,43 +279,30 @@ func freshOr(node int, labels []spirv.ID, fresh func() spirv.ID) spirv.ID {
 // cloneVals/clonePtrs for the successors' phis, and the original's ids come
 // back when the returned function runs.
 func (t *translator) cloneScope(bl *air.Block, node int) func() {
-	savedV := map[air.Value]spirv.ID{}
-	savedP := map[air.Value]pointer{}
 	var defs []air.Value
 	for _, in := range bl.Insts {
-		if !air.HasResult(in) {
-			continue
+		if air.HasResult(in) {
+			defs = append(defs, in)
 		}
-		defs = append(defs, in)
-		if id, ok := t.vals[in]; ok {
-			savedV[in] = id
-		}
-		if p, ok := t.ptrs[in]; ok {
-			savedP[in] = p
-		}
-		delete(t.vals, in)
-		delete(t.ptrs, in)
 	}
+	savedV, savedP := moveOut(t.vals, defs), moveOut(t.ptrs, defs)
 	return func() {
-		cv, cp := map[air.Value]spirv.ID{}, map[air.Value]pointer{}
-		for _, d := range defs {
-			if id, ok := t.vals[d]; ok {
-				cv[d] = id
-			}
-			if p, ok := t.ptrs[d]; ok {
-				cp[d] = p
-			}
-			delete(t.vals, d)
-			delete(t.ptrs, d)
-		}
-		t.cloneVals[node], t.clonePtrs[node] = cv, cp
-		for d, id := range savedV {
-			t.vals[d] = id
-		}
-		for d, p := range savedP {
-			t.ptrs[d] = p
-		}
+		t.cloneVals[node], t.clonePtrs[node] = moveOut(t.vals, defs), moveOut(t.ptrs, defs)
+		maps.Copy(t.vals, savedV)
+		maps.Copy(t.ptrs, savedP)
 	}
+}
+
+// moveOut deletes keys from m and returns the entries it held for them.
+func moveOut[V any](m map[air.Value]V, keys []air.Value) map[air.Value]V {
+	out := map[air.Value]V{}
+	for _, k := range keys {
+		if v, ok := m[k]; ok {
+			out[k] = v
+		}
+		delete(m, k)
+	}
+	return out
 }
 
 // dispatchBranch ends a dispatch node: a branch on its selector to the exit taken.

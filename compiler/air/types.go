@@ -150,7 +150,11 @@ func (t *StructType) String() string {
 }
 
 // Body is the struct's field list in LLVM syntax ({ a, b }, <{ a }>, {}, or opaque).
-func (t *StructType) Body() string {
+func (t *StructType) Body() string { return t.BodyWith(Type.String) }
+
+// BodyWith is Body with each field's type written by name (a printer that
+// numbers identified structs its own way passes its own).
+func (t *StructType) BodyWith(name func(Type) string) string {
 	if t.Opaque {
 		return "opaque"
 	}
@@ -166,7 +170,7 @@ func (t *StructType) Body() string {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			b.WriteString(f.String())
+			b.WriteString(name(f))
 		}
 		b.WriteString(" }")
 	}

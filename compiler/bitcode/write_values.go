@@ -61,31 +61,7 @@ func (p *printer) ty(t air.Type) string {
 	return s
 }
 
-func (p *printer) body(t *air.StructType) string {
-	if t.Opaque {
-		return "opaque"
-	}
-	var b strings.Builder
-	if t.Packed {
-		b.WriteByte('<')
-	}
-	if len(t.Fields) == 0 {
-		b.WriteString("{}")
-	} else {
-		b.WriteString("{ ")
-		for i, f := range t.Fields {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteString(p.ty(f))
-		}
-		b.WriteString(" }")
-	}
-	if t.Packed {
-		b.WriteByte('>')
-	}
-	return b.String()
-}
+func (p *printer) body(t *air.StructType) string { return t.BodyWith(p.ty) }
 
 func (p *printer) structBody(t *air.StructType) { p.s(p.body(t)) }
 

@@ -15,7 +15,8 @@ import (
 // resources directly, so the pointer model needs no pointer-typed
 // parameters. Recursion is refused.
 
-// funcState is the per-function part of the translator's state.
+// funcState is the per-function part of the translator's state, saved and
+// restored whole around the emission of a callee.
 type funcState struct {
 	f          *spirv.Function
 	fn         *air.Function
@@ -29,20 +30,13 @@ type funcState struct {
 	phis       [][]*phiSlot
 	pending    []pendingPhi
 	selectors  map[int]*phiSlot
-	cloneVals  map[int]map[air.Value]spirv.ID
-	clonePtrs  map[int]map[air.Value]pointer
-	edgeSel    map[int]spirv.ID
-	isEntry    bool
-}
-
-func (t *translator) saveState() funcState {
-	return funcState{t.f, t.fn, t.vals, t.ptrs, t.res, t.roots, t.plan, t.entryLabel, t.exitLabel, t.phis, t.pending, t.selectors, t.cloneVals, t.clonePtrs, t.edgeSel, t.isEntry}
-}
-
-func (t *translator) restoreState(s funcState) {
-	t.f, t.fn, t.vals, t.ptrs, t.res, t.roots = s.f, s.fn, s.vals, s.ptrs, s.res, s.roots
-	t.plan, t.entryLabel, t.exitLabel, t.phis, t.pending, t.selectors, t.isEntry = s.plan, s.entryLabel, s.exitLabel, s.phis, s.pending, s.selectors, s.isEntry
-	t.cloneVals, t.clonePtrs, t.edgeSel = s.cloneVals, s.clonePtrs, s.edgeSel
+	// cloneVals and clonePtrs hold what a duplicated block's copy defines.
+	cloneVals map[int]map[air.Value]spirv.ID
+	clonePtrs map[int]map[air.Value]pointer
+	// edgeSel is the exit number each folded branch selected.
+	edgeSel map[int]spirv.ID
+	// isEntry is set while the entry function itself is emitted.
+	isEntry bool
 }
 
 // callDefined lowers a call to a function with a body.
@@ -113,8 +107,8 @@ func (t *translator) undefCall(c *air.Call) {
 
 // emitCallee emits one specialisation of callee and returns its id.
 func (t *translator) emitCallee(callee *air.Function, ptrs []pointer, ress []*resource) spirv.ID {
-	saved := t.saveState()
-	defer t.restoreState(saved)
+	saved := t.funcState
+	defer func() { t.funcState = saved }()
 	t.active[callee] = true
 	defer delete(t.active, callee)
 

@@ -79,35 +79,17 @@ type translator struct {
 	ep    air.EntryPoint
 	model spirv.ExecutionModel
 	b     *spirv.Module
-	f     *spirv.Function
 	miss  findings
 	refl  Reflection
-	vals  map[air.Value]spirv.ID
-	ptrs  map[air.Value]pointer
-	res   map[air.Value]*resource
-	roots map[air.Value]*root
 	iface []spirv.ID
 	// outputs receive the entry point's returned value (vertex, fragment).
 	outputs []output
-	// per-function CFG state
-	fn         *air.Function
-	plan       *cfgPlan
-	entryLabel []spirv.ID
-	exitLabel  []spirv.ID
-	phis       [][]*phiSlot
-	pending    []pendingPhi
-	selectors  map[int]*phiSlot
-	// edgeSel is the exit number each folded branch selected.
-	edgeSel map[int]spirv.ID
-	// cloneVals and clonePtrs hold what a duplicated block's copy defines.
-	cloneVals map[int]map[air.Value]spirv.ID
-	clonePtrs map[int]map[air.Value]pointer
+	// funcState is the state of the function being emitted (calls.go).
+	funcState
 	// workgroupSize is the kernel's local size (a spec-constant composite).
 	workgroupSize spirv.ID
 	u32           spirv.ID
 	opts          options
-	// isEntry is set while the entry function itself is emitted.
-	isEntry bool
 	// globals are the roots of module globals, shared by every function.
 	globals map[*air.GlobalVariable]*root
 	// samplers are the constexpr samplers, by their state word.
@@ -126,16 +108,18 @@ func newTranslator(m *air.Module, ep air.EntryPoint, model spirv.ExecutionModel)
 	b.Capability(spirv.CapabilityShader)
 	t := &translator{
 		m: m, ep: ep, model: model, b: b,
-		vals:     map[air.Value]spirv.ID{},
-		ptrs:     map[air.Value]pointer{},
-		res:      map[air.Value]*resource{},
-		roots:    map[air.Value]*root{},
+		funcState: funcState{
+			vals:    map[air.Value]spirv.ID{},
+			ptrs:    map[air.Value]pointer{},
+			res:     map[air.Value]*resource{},
+			roots:   map[air.Value]*root{},
+			isEntry: true,
+		},
 		globals:  map[*air.GlobalVariable]*root{},
 		samplers: map[uint64]*resource{},
 		specs:    map[string]spirv.ID{},
 		slots:    map[slotKey]pointer{},
 		active:   map[*air.Function]bool{},
-		isEntry:  true,
 		refl:     Reflection{Stage: string(ep.Stage), Entry: ep.Function.Name},
 	}
 	t.u32 = b.TypeInt(32, false)

@@ -453,17 +453,20 @@ var inputBuiltins = map[string]builtin{
 	"air.dispatch_threads_per_threadgroup": {spirv.BuiltInWorkgroupSize, 3, "u32", spirv.ExecutionModelGLCompute},
 }
 
-// builtinValue loads (or computes) a built-in input's value as lanes of its kind.
-func (t *translator) builtinValue(role string, bi builtin) (spirv.ID, spirv.ID) {
-	var elem spirv.ID
+// laneType is the SPIR-V type of one lane of a built-in's value.
+func (t *translator) laneType(bi builtin) spirv.ID {
 	switch bi.kind {
 	case "f32":
-		elem = t.b.TypeFloat(32)
+		return t.b.TypeFloat(32)
 	case "bool":
-		elem = t.b.TypeBool()
-	default:
-		elem = t.u32
+		return t.b.TypeBool()
 	}
+	return t.u32
+}
+
+// builtinValue loads (or computes) a built-in input's value as lanes of its kind.
+func (t *translator) builtinValue(role string, bi builtin) (spirv.ID, spirv.ID) {
+	elem := t.laneType(bi)
 	ty := elem
 	if bi.lanes > 1 {
 		ty = t.b.TypeVector(elem, uint32(bi.lanes))
@@ -511,15 +514,7 @@ func (t *translator) adapt(val spirv.ID, bi builtin, ty air.Type) spirv.ID {
 		return t.b.Undef(t.typ(ty))
 	}
 	if n < bi.lanes {
-		var elem spirv.ID
-		switch bi.kind {
-		case "f32":
-			elem = t.b.TypeFloat(32)
-		case "bool":
-			elem = t.b.TypeBool()
-		default:
-			elem = t.u32
-		}
+		elem := t.laneType(bi)
 		if n == 1 {
 			val = t.f.OpWords(spirv.OpCompositeExtract, elem, uint32(val), 0)
 		} else {

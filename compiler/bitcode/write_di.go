@@ -2,6 +2,7 @@ package bitcode
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/airpipe/airpipe/compiler/air"
 )
@@ -19,6 +20,15 @@ func diRef(n *air.DINode, i int) air.Metadata {
 		return n.Refs[i]
 	}
 	return nil
+}
+
+// diRefs lists a DI node's operand references at the given record positions.
+func diRefs(n *air.DINode, is ...int) []air.Metadata {
+	out := make([]air.Metadata, 0, len(is))
+	for _, i := range is {
+		out = append(out, diRef(n, i))
+	}
+	return out
 }
 
 func diOp(n *air.DINode, i int) uint64 {
@@ -52,33 +62,26 @@ func diSupported(n *air.DINode) bool {
 // diOperands lists a DI node's operands in LLVM's operand order (the order
 // its slot tracker walks them).
 func (p *printer) diOperands(n *air.DINode) []air.Metadata {
-	idx := func(is ...int) []air.Metadata {
-		out := make([]air.Metadata, 0, len(is))
-		for _, i := range is {
-			out = append(out, diRef(n, i))
-		}
-		return out
-	}
 	switch n.Kind {
 	case "DILocation":
 		if refs, ok := p.locRefs[n]; ok {
 			return refs[:]
 		}
-		return idx(3, 4)
+		return diRefs(n, 3, 4)
 	case "DICompileUnit":
-		return idx(2, 3, 5, 7, 9, 10, 12, 13, 15, 20, 21)
+		return diRefs(n, 2, 3, 5, 7, 9, 10, 12, 13, 15, 20, 21)
 	case "DISubprogram":
 		sp, _ := decodeSubprogram(n)
 		return []air.Metadata{sp.file, sp.scope, nil, nil, sp.typ, sp.unit, sp.decl, sp.retained, sp.containing, sp.tmpl, sp.thrown, sp.annotations}
 	case "DISubroutineType":
-		return idx(2)
+		return diRefs(n, 2)
 	case "DIImportedEntity":
-		return idx(2, 3, 5, 6, 7)
+		return diRefs(n, 2, 3, 5, 6, 7)
 	case "DIModule":
 		if len(n.Ops) >= 8 {
-			return idx(1, 2)
+			return diRefs(n, 1, 2)
 		}
-		return idx(1)
+		return diRefs(n, 1)
 	}
 	return p.diTypeOperands(n)
 }
@@ -137,10 +140,7 @@ func (f *fieldPrinter) raw(n, v string) {
 }
 
 var (
-	diFlagNames = []struct {
-		bit  uint64
-		name string
-	}{{1 << 2, "DIFlagFwdDecl"}, {1 << 3, "DIFlagAppleBlock"}, {1 << 4, "DIFlagReservedBit4"}, {1 << 5, "DIFlagVirtual"},
+	diFlagNames = []flagName{{1 << 2, "DIFlagFwdDecl"}, {1 << 3, "DIFlagAppleBlock"}, {1 << 4, "DIFlagReservedBit4"}, {1 << 5, "DIFlagVirtual"},
 		{1 << 6, "DIFlagArtificial"}, {1 << 7, "DIFlagExplicit"}, {1 << 8, "DIFlagPrototyped"}, {1 << 9, "DIFlagObjcClassComplete"},
 		{1 << 10, "DIFlagObjectPointer"}, {1 << 11, "DIFlagVector"}, {1 << 12, "DIFlagStaticMember"}, {1 << 13, "DIFlagLValueReference"},
 		{1 << 14, "DIFlagRValueReference"}, {1 << 15, "DIFlagExportSymbols"}, {1 << 18, "DIFlagIntroducedVirtual"},
@@ -148,10 +148,7 @@ var (
 		{1 << 23, "DIFlagTypePassByReference"}, {1 << 24, "DIFlagEnumClass"}, {1 << 25, "DIFlagThunk"},
 		{1 << 26, "DIFlagNonTrivial"}, {1 << 27, "DIFlagBigEndian"}, {1 << 28, "DIFlagLittleEndian"},
 		{1 << 29, "DIFlagAllCallsDescribed"}}
-	spFlagNames = []struct {
-		bit  uint64
-		name string
-	}{{1 << 2, "DISPFlagLocalToUnit"}, {1 << 3, "DISPFlagDefinition"}, {1 << 4, "DISPFlagOptimized"}, {1 << 5, "DISPFlagPure"},
+	spFlagNames = []flagName{{1 << 2, "DISPFlagLocalToUnit"}, {1 << 3, "DISPFlagDefinition"}, {1 << 4, "DISPFlagOptimized"}, {1 << 5, "DISPFlagPure"},
 		{1 << 6, "DISPFlagElemental"}, {1 << 7, "DISPFlagRecursive"}, {1 << 8, "DISPFlagMainSubprogram"},
 		{1 << 9, "DISPFlagDeleted"}, {1 << 11, "DISPFlagObjCDirect"}}
 	dwLang = map[uint64]string{1: "DW_LANG_C89", 2: "DW_LANG_C", 4: "DW_LANG_C_plus_plus", 0xc: "DW_LANG_C99",
@@ -179,16 +176,7 @@ func diFlags(v uint64) string {
 		parts = append(parts, "DIFlagVirtualInheritance")
 	}
 	v &^= 3 | 3<<16
-	for _, f := range diFlagNames {
-		if v&f.bit != 0 {
-			parts = append(parts, f.name)
-			v &^= f.bit
-		}
-	}
-	if v != 0 {
-		parts = append(parts, strconv.FormatUint(v, 10))
-	}
-	return joinFlags(parts)
+	return joinFlags(parts, v, diFlagNames)
 }
 
 func spFlags(v uint64) string {
@@ -200,7 +188,19 @@ func spFlags(v uint64) string {
 		parts = append(parts, "DISPFlagPureVirtual")
 	}
 	v &^= 3
-	for _, f := range spFlagNames {
+	return joinFlags(parts, v, spFlagNames)
+}
+
+// flagName names one bit of a DI flag word.
+type flagName struct {
+	bit  uint64
+	name string
+}
+
+// joinFlags appends to parts the names of v's bits (and any bits left
+// unnamed, as a number) and joins them as llvm-dis does: "A | B".
+func joinFlags(parts []string, v uint64, names []flagName) string {
+	for _, f := range names {
 		if v&f.bit != 0 {
 			parts = append(parts, f.name)
 			v &^= f.bit
@@ -209,18 +209,7 @@ func spFlags(v uint64) string {
 	if v != 0 {
 		parts = append(parts, strconv.FormatUint(v, 10))
 	}
-	return joinFlags(parts)
-}
-
-func joinFlags(parts []string) string {
-	s := ""
-	for i, x := range parts {
-		if i > 0 {
-			s += " | "
-		}
-		s += x
-	}
-	return s
+	return strings.Join(parts, " | ")
 }
 
 func dwName(m map[uint64]string, v uint64) string {

@@ -93,55 +93,48 @@ func diTypeSupported(n *air.DINode) bool {
 }
 
 func (p *printer) diTypeOperands(n *air.DINode) []air.Metadata {
-	r := func(is ...int) []air.Metadata {
-		out := make([]air.Metadata, 0, len(is))
-		for _, i := range is {
-			out = append(out, diRef(n, i))
-		}
-		return out
-	}
 	switch n.Kind {
 	case "DIDerivedType":
-		out := r(3, 5, 2, 6, 11)
+		out := diRefs(n, 3, 5, 2, 6, 11)
 		if len(n.Ops) > 14 {
 			out = append(out, diRef(n, 13))
 		}
 		return out
 	case "DICompositeType":
 		if compositeFwd(n) {
-			return r(3, 5, 2, 15)
+			return diRefs(n, 3, 5, 2, 15)
 		}
-		return r(3, 5, 2, 6, 11, 13, 14, 15, 16, 17, 18, 19, 20, 21)
+		return diRefs(n, 3, 5, 2, 6, 11, 13, 14, 15, 16, 17, 18, 19, 20, 21)
 	case "DISubrange":
 		if diOp(n, 0)>>1 == 0 {
 			return nil
 		}
-		return r(1, 2, 3, 4)
+		return diRefs(n, 1, 2, 3, 4)
 	case "DIGlobalVariable":
 		if diOp(n, 0)>>1 == 1 {
-			return r(1, 2, 4, 6, 3, 10)
+			return diRefs(n, 1, 2, 4, 6, 3, 10)
 		}
-		return r(1, 2, 4, 6, 3, 9, 10, 12)
+		return diRefs(n, 1, 2, 4, 6, 3, 9, 10, 12)
 	case "DIGlobalVariableExpression":
-		return r(1, 2)
+		return diRefs(n, 1, 2)
 	case "DILexicalBlock":
-		return r(2, 1)
+		return diRefs(n, 2, 1)
 	case "DILocalVariable":
 		t := localTag(n)
-		out := r(1+t, 2+t, 3+t, 5+t)
+		out := diRefs(n, 1+t, 2+t, 3+t, 5+t)
 		if diOp(n, 0)&2 != 0 && len(n.Ops) > 9 {
 			out = append(out, diRef(n, 9))
 		}
 		return out
 	case "DINamespace":
-		return r(1)
+		return diRefs(n, 1)
 	case "DITemplateTypeParameter":
-		return r(1, 2)
+		return diRefs(n, 1, 2)
 	case "DITemplateValueParameter":
 		if len(n.Ops) == 6 {
-			return r(2, 3, 5)
+			return diRefs(n, 2, 3, 5)
 		}
-		return r(2, 3, 4)
+		return diRefs(n, 2, 3, 4)
 	}
 	return nil
 }

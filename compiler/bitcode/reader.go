@@ -123,37 +123,21 @@ func (r *reader) read(bc []byte) (*air.Module, *Error) {
 		}
 		switch id {
 		case strtabID:
-			if err := c.enter(id); err != nil {
-				return nil, err
-			}
-			if err := r.readStrtab(); err != nil {
-				return nil, err
-			}
+			err = r.enterAnd(id, r.readStrtab)
 		case identificationID:
-			if err := c.enter(id); err != nil {
-				return nil, err
-			}
-			if err := r.readIdentification(); err != nil {
-				return nil, err
-			}
+			err = r.enterAnd(id, r.readIdentification)
 		case moduleBlockID:
 			modulePos = append(modulePos, c.r.pos)
-			if err := c.skip(); err != nil {
-				return nil, err
-			}
+			err = c.skip()
 		case symtabID:
-			if err := c.skip(); err != nil {
-				return nil, err
-			}
+			err = c.skip()
 		case blockInfoID:
-			if err := c.enter(id); err != nil {
-				return nil, err
-			}
-			if err := c.readBlockInfo(); err != nil {
-				return nil, err
-			}
+			err = r.enterAnd(id, c.readBlockInfo)
 		default:
-			return nil, unknownBlock(c.r.pos, id)
+			err = unknownBlock(c.r.pos, id)
+		}
+		if err != nil {
+			return nil, err
 		}
 	}
 	if len(modulePos) != 1 {

@@ -169,7 +169,11 @@ func (r *reader) readAttrLists() *Error {
 		for _, gid := range c.ops {
 			g, ok := r.attrGrps[gid]
 			if !ok {
-				return malformed(c.r.pos, "PARAMATTR_BLOCK/ENTRY", "attribute group %d undefined", gid)
+				// LLVM's reader looks groups up in a map that yields an
+				// empty set for an id no GRP_ENTRY defined (Apple's
+				// compiler emits such ids after dropping a group), so the
+				// id adds no attributes; llvm-dis-19 prints the same.
+				continue
 			}
 			switch {
 			case g.index == 0xFFFFFFFF:

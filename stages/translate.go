@@ -13,7 +13,7 @@ import (
 )
 
 // translateVersion changes whenever the translate stage's verdicts change.
-const translateVersion = "2"
+const translateVersion = "3"
 
 // Translate codes beyond the translator's own.
 const (
@@ -22,6 +22,9 @@ const (
 	// CodeNoEntryPoint: the module's metadata names no entry point for the
 	// library's function.
 	CodeNoEntryPoint = "translate/no-entry-point"
+	// CodeInternalError: the translator failed in itself (not a missing
+	// feature, not spirv-val's verdict): a defect of ours to fix.
+	CodeInternalError = "translate/internal-error"
 )
 
 // Translate is the translate stage: the module's entry point lowered to one
@@ -58,21 +61,8 @@ func translateModule(ctx context.Context, m *Module) pipeline.Result {
 		return res
 	}
 	out, err := translate.Translate(m.IR, ep)
-	var miss *translate.MissingError
-	switch {
-	case errors.As(err, &miss):
-		if len(miss.Missing) == 1 && miss.Missing[0].Code == translate.CodeLibraryFunction {
-			r := pipeline.UnjudgedBecause("an air.visible library function, not an entry point: Metal links it into a caller at pipeline time")
-			r.Code = translate.CodeLibraryFunction
-			return r
-		}
-		r := pipeline.Fail(miss.Missing[0].Code, miss.Missing[0].Detail, miss.Error())
-		for _, f := range miss.Missing {
-			r.Missing = append(r.Missing, pipeline.Finding{Code: f.Code, Detail: f.Detail})
-		}
-		return r
-	case err != nil:
-		return pipeline.Fail(translate.CodeInvalidSPIRV, "translator", err.Error())
+	if err != nil {
+		return translateFailure(err)
 	}
 	if err := spirv.Validate(ctx, out.SPIRV); err != nil {
 		var v *spirv.ValidationError
@@ -92,6 +82,27 @@ func translateModule(ctx context.Context, m *Module) pipeline.Result {
 	m.Translation = out
 	r := pipeline.Pass()
 	r.Data = map[string]string{"entry": out.Entry, "stage": string(ep.Stage), "spirv_bytes": fmt.Sprint(len(out.SPIRV))}
+	return r
+}
+
+// translateFailure is the result of a translation that returned err: its
+// missing features when something is missing (a library function is set
+// aside as unjudged), else an internal error of the translator, which has its
+// own code: it is neither a missing feature nor spirv-val's verdict.
+func translateFailure(err error) pipeline.Result {
+	var miss *translate.MissingError
+	if !errors.As(err, &miss) || len(miss.Missing) == 0 {
+		return pipeline.Fail(CodeInternalError, "translator", err.Error())
+	}
+	if len(miss.Missing) == 1 && miss.Missing[0].Code == translate.CodeLibraryFunction {
+		r := pipeline.UnjudgedBecause("an air.visible library function, not an entry point: Metal links it into a caller at pipeline time")
+		r.Code = translate.CodeLibraryFunction
+		return r
+	}
+	r := pipeline.Fail(miss.Missing[0].Code, miss.Missing[0].Detail, miss.Error())
+	for _, f := range miss.Missing {
+		r.Missing = append(r.Missing, pipeline.Finding{Code: f.Code, Detail: f.Detail})
+	}
 	return r
 }
 

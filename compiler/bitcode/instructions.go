@@ -880,11 +880,9 @@ func (r *reader) call(fs *fnState, ops []uint64) (air.Instruction, *Error) {
 			return nil, malformed(c.r.pos, what, "callee is not a typed function pointer")
 		}
 	}
-	if _, ok := callee.(*air.Function); !ok {
-		if _, isCE := callee.(*air.ConstExpr); !isCE {
-			return nil, unsupported(c.r.pos, what, "call through a pointer")
-		}
-	}
+	// The callee is a function, a constant expression of one, or (a call
+	// through a pointer) any other pointer value; air.Call.Called tells
+	// the last apart by returning nil.
 	call.Callee = callee
 	call.Sig = ft
 	call.CallingConv = uint32(cc>>1) & 0x3ff

@@ -31,8 +31,7 @@ func contractionOnly(unfused, fused *cpuref.Result, got map[int][]byte) (pipelin
 		}
 		for w := 0; w*4 < len(want.Bytes); w++ {
 			a, f, b := word(want.Bytes, w), word(alt.Bytes, w), word(have, w)
-			float := floatWord(unfused.Kernel, want.Index, w)
-			same := func(x, y uint32) bool { return x == y || float && bothNaN(x, y) }
+			same := kindOfWord(unfused.Kernel, want.Index, w).sameValue
 			if !same(a, f) {
 				sensitive++
 			}

@@ -15,7 +15,7 @@ const canonicalNaN = 0x7fc00000
 
 // outputDigest is the hex SHA-256 of what a device left in the outputs the
 // reference compares (its Outputs, in order: index, length, words), with
-// every NaN of a float output made canonicalNaN. Equal digests mean the two
+// every NaN lane of a float, half or bfloat output made canonical (kindOfWord). Equal digests mean the two
 // devices' outputs are equal as compare would judge them.
 func outputDigest(ref *cpuref.Result, got map[int][]byte) string {
 	h := sha256.New()
@@ -29,11 +29,7 @@ func outputDigest(ref *cpuref.Result, got map[int][]byte) string {
 		put(uint32(o.Index))
 		put(uint32(len(have)))
 		for w := 0; w*4 < len(have); w++ {
-			x := word(have, w)
-			if floatWord(ref.Kernel, o.Index, w) && bothNaN(x, x) {
-				x = canonicalNaN
-			}
-			put(x)
+			put(kindOfWord(ref.Kernel, o.Index, w).canonical(word(have, w)))
 		}
 	}
 	return hex.EncodeToString(h.Sum(nil))

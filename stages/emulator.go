@@ -583,14 +583,17 @@ func driverResult(call string, err error) pipeline.Result {
 	return pipeline.Fail(CodeEmulatorDriver, call, err.Error())
 }
 
-// compare judges lavapipe's buffers against the reference's, word by word, bit for bit
-// (a NaN in a float output equals any NaN: floatWord).
+// compare judges lavapipe's buffers against the reference's, word by word, each as its
+// element type (kindOfWord): integers and untyped words bit for bit; float, half and
+// bfloat lanes bit for bit except that a NaN equals any NaN (data nan_payload_words), and
+// that a float denormal flushed to zero on either side is accepted when the module
+// disables denormals (data denormals_flushed).
 //
 // A function that calls order-only operations (ref.Approximate) passes
 // with float output words within ULPBound of the reference's; its data says
 // how many words needed the bound and the largest distance seen.
 func compare(ref *cpuref.Result, got map[int][]byte) pipeline.Result {
-	words, changed := 0, 0
+	words, changed, typed, nanPayloads, flushed := 0, 0, 0, 0, 0
 	tol := toleranceFor(ref)
 	for i, want := range ref.Outputs {
 		in := ref.Inputs[i].Bytes
@@ -609,15 +612,25 @@ func compare(ref *cpuref.Result, got map[int][]byte) pipeline.Result {
 			if a != c || b != c {
 				changed++
 			}
-			float := floatWord(ref.Kernel, want.Index, w)
-			if a != b && !(float && (bothNaN(a, b) || tol.accepts(a, b))) {
+			kind := kindOfWord(ref.Kernel, want.Index, w)
+			if kind != wordBits {
+				typed++
+			}
+			switch {
+			case a == b:
+			case kind.sameValue(a, b):
+				nanPayloads++
+			case kind == wordFloat && tol.accepts(a, b):
+			case kind == wordFloat && ref.Kernel.DenormsDisabled && flushedDenormal(a, b):
+				flushed++
+			default:
 				far := ""
-				if float {
+				if kind == wordFloat {
 					far = tol.farther(a, b)
 				}
 				r := pipeline.Fail(CodeEmulatorMismatch, wordName(ref, want.Index, w),
-					fmt.Sprintf("expected %s got %s (the word started as %#08x%s)", show(a), show(b), c, far))
-				r.Data = map[string]string{}
+					fmt.Sprintf("expected %s got %s (the word started as %#08x%s)", kind.show(a), kind.show(b), c, far))
+				r.Data = map[string]string{"compared_as": kind.String()}
 				tol.describe(r.Data)
 				return r
 			}
@@ -630,6 +643,15 @@ func compare(ref *cpuref.Result, got map[int][]byte) pipeline.Result {
 	}
 	r := pipeline.Pass()
 	r.Data = map[string]string{"words_compared": strconv.Itoa(words), "words_written": strconv.Itoa(changed)}
+	if typed > 0 {
+		r.Data["float_words"] = strconv.Itoa(typed)
+	}
+	if nanPayloads > 0 {
+		r.Data["nan_payload_words"] = strconv.Itoa(nanPayloads)
+	}
+	if flushed > 0 {
+		r.Data["denormals_flushed"] = strconv.Itoa(flushed)
+	}
 	tol.describe(r.Data)
 	return r
 }
@@ -663,16 +685,11 @@ func wordName(ref *cpuref.Result, index, w int) string {
 	return fmt.Sprintf("buffer %d word %d", index, w)
 }
 
-// bothNaN reports whether two words are both float NaNs.
-func bothNaN(a, b uint32) bool {
-	return a&0x7f800000 == 0x7f800000 && a&0x7fffff != 0 && b&0x7f800000 == 0x7f800000 && b&0x7fffff != 0
-}
-
 // floatWord reports whether word w of the output with harness index index is known to be a
 // float: a word of a float render target or of a float vertex output's slot. There, a NaN
 // equals any NaN: IEEE 754, Metal and Vulkan leave the sign and payload of a NaN result open
-// (an NVIDIA H200 returns 0x7fffffff where the CPU returns 0xffc00000). Buffer words have no
-// known type and are compared bit for bit.
+// (an NVIDIA H200 returns 0x7fffffff where the CPU returns 0xffc00000). Buffer words take
+// their buffer's element type (kindOfWord).
 func floatWord(k *cpuref.Kernel, index, w int) bool {
 	switch {
 	case k.Stage == "vertex" && index == cpuref.OutputBuffer && len(k.Outputs) > 0:

@@ -58,6 +58,9 @@ type Buffer struct {
 	AddrSpace int
 	// Name is air.arg_name.
 	Name string
+	// TypeName is the Metal element type (air.arg_type_name): "float",
+	// "half4", "packed_float3", "bfloat", a struct's name.
+	TypeName string `json:",omitempty"`
 }
 
 // Dimensions is the largest number of components among the kernel's
@@ -305,6 +308,10 @@ func bufferOf(keys []string, ty string) (Buffer, error) {
 		case "air.arg_name":
 			if i+1 < len(keys) {
 				b.Name, _ = mdString(keys[i+1])
+			}
+		case "air.arg_type_name":
+			if i+1 < len(keys) {
+				b.TypeName, _ = mdString(keys[i+1])
 			}
 		}
 	}

@@ -1,0 +1,187 @@
+package stages
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/airpipe/airpipe/compiler/cpuref"
+)
+
+// wordKind says what a 32-bit output word holds, so that it is compared as
+// its element type: bit for bit, or as floats whose NaNs are all equal.
+type wordKind uint8
+
+const (
+	// wordBits is compared bit for bit: integers, structs, anything whose
+	// type is not known.
+	wordBits wordKind = iota
+	// wordFloat is one float32.
+	wordFloat
+	// wordHalf is two IEEE half-precision floats (low lane first).
+	wordHalf
+	// wordBFloat is two bfloat16 values (the high half of a float32).
+	wordBFloat
+)
+
+// String names the kind as the row's data does.
+func (k wordKind) String() string {
+	switch k {
+	case wordFloat:
+		return "float"
+	case wordHalf:
+		return "half"
+	case wordBFloat:
+		return "bfloat"
+	}
+	return "bits"
+}
+
+// elementKind maps a buffer's Metal element type (air.arg_type_name) to the
+// kind of its words: float, half and bfloat scalars, vectors (float4,
+// packed_half3) and matrices (float4x4) are floats of that width; every
+// other name (integers, bool, structs) is compared bit for bit. Metal's
+// half and bfloat are 16 bits wide, so each 32-bit word holds two lanes;
+// the 16-bit element types start on 2-byte boundaries, so lanes never
+// straddle words.
+func elementKind(typeName string) wordKind {
+	base := strings.TrimPrefix(typeName, "packed_")
+	shape := strings.TrimLeft(base, "abcdefghijklmnopqrstuvwxyz")
+	base = base[:len(base)-len(shape)]
+	if strings.Trim(shape, "0123456789x") != "" || strings.HasPrefix(shape, "x") {
+		return wordBits
+	}
+	switch base {
+	case "float":
+		return wordFloat
+	case "half":
+		return wordHalf
+	case "bfloat":
+		return wordBFloat
+	}
+	return wordBits
+}
+
+// kindOfWord is the kind of word w of the output with harness index index:
+// a float render target, vertex output, depth or writable float texture is
+// float32; a buffer has its element type's kind (elementKind).
+func kindOfWord(k *cpuref.Kernel, index, w int) wordKind {
+	if floatWord(k, index, w) {
+		return wordFloat
+	}
+	if index < cpuref.RenderTargetBase && !(k.Stage == "vertex" && index == cpuref.OutputBuffer) {
+		for _, b := range k.Buffers {
+			if b.Index == index {
+				return elementKind(b.TypeName)
+			}
+		}
+	}
+	return wordBits
+}
+
+// lanes splits a word into its 16-bit lanes, low first.
+func lanes(w uint32) [2]uint16 { return [2]uint16{uint16(w), uint16(w >> 16)} }
+
+// isNaN reports whether a value of the kind's lane width is a NaN.
+func (k wordKind) isNaN(v uint32) bool {
+	switch k {
+	case wordFloat:
+		return v&0x7f800000 == 0x7f800000 && v&0x7fffff != 0
+	case wordHalf:
+		return v&0x7c00 == 0x7c00 && v&0x3ff != 0
+	case wordBFloat:
+		return v&0x7f80 == 0x7f80 && v&0x7f != 0
+	}
+	return false
+}
+
+// sameValue reports whether two words hold the same values of the kind: bit
+// for bit, except that a NaN equals any NaN lane by lane (IEEE 754, Metal
+// and Vulkan leave a NaN result's sign and payload open).
+func (k wordKind) sameValue(a, b uint32) bool {
+	switch {
+	case a == b:
+		return true
+	case k == wordBits:
+		return false
+	case k == wordFloat:
+		return k.isNaN(a) && k.isNaN(b)
+	}
+	la, lb := lanes(a), lanes(b)
+	for i := range la {
+		if la[i] != lb[i] && !(k.isNaN(uint32(la[i])) && k.isNaN(uint32(lb[i]))) {
+			return false
+		}
+	}
+	return true
+}
+
+// canonical replaces every NaN lane of a word by one NaN, for digests.
+func (k wordKind) canonical(w uint32) uint32 {
+	switch k {
+	case wordFloat:
+		if k.isNaN(w) {
+			return canonicalNaN
+		}
+	case wordHalf, wordBFloat:
+		nan := uint16(0x7e00)
+		if k == wordBFloat {
+			nan = 0x7fc0
+		}
+		l := lanes(w)
+		for i := range l {
+			if k.isNaN(uint32(l[i])) {
+				l[i] = nan
+			}
+		}
+		return uint32(l[0]) | uint32(l[1])<<16
+	}
+	return w
+}
+
+// flushedDenormal reports whether float32 words a (the reference's) and b
+// differ only by a denormal flushed to zero: one is a denormal, the other a
+// zero. Metal lets a module compiled with denormals disabled
+// (air.compile.denorms_disable) flush float denormals on either side.
+func flushedDenormal(a, b uint32) bool {
+	denormal := func(x uint32) bool { return x&0x7f800000 == 0 && x&0x7fffff != 0 }
+	zero := func(x uint32) bool { return x&0x7fffffff == 0 }
+	return denormal(a) && zero(b) || zero(a) && denormal(b)
+}
+
+// show16 prints a 16-bit lane of a half or bfloat word.
+func (k wordKind) show16(v uint16) float64 {
+	if k == wordBFloat {
+		return float64(math.Float32frombits(uint32(v) << 16))
+	}
+	return halfToFloat(v)
+}
+
+// halfToFloat widens an IEEE half to a float64.
+func halfToFloat(h uint16) float64 {
+	sign := 1.0
+	if h&0x8000 != 0 {
+		sign = -1
+	}
+	exp, frac := int(h>>10&0x1f), float64(h&0x3ff)
+	switch exp {
+	case 0:
+		return sign * math.Ldexp(frac, -24)
+	case 0x1f:
+		if frac != 0 {
+			return math.NaN()
+		}
+		return sign * math.Inf(1)
+	}
+	return sign * math.Ldexp(1+frac/1024, exp-15)
+}
+
+// show prints a word as hex and as the values of its kind.
+func (k wordKind) show(w uint32) string {
+	switch k {
+	case wordHalf, wordBFloat:
+		l := lanes(w)
+		return fmt.Sprintf("%#08x (%s %g, %g)", w, k, k.show16(l[0]), k.show16(l[1]))
+	}
+	return show(w)
+}

@@ -1,0 +1,106 @@
+package stages
+
+import (
+	"encoding/binary"
+	"testing"
+
+	"github.com/airpipe/airpipe/compiler/cpuref"
+	"github.com/airpipe/airpipe/pipeline"
+)
+
+func TestElementKind(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		want wordKind
+	}{
+		{"float", wordFloat}, {"float4", wordFloat}, {"packed_float3", wordFloat}, {"float4x4", wordFloat},
+		{"half", wordHalf}, {"half2", wordHalf}, {"packed_half3", wordHalf},
+		{"bfloat", wordBFloat}, {"bfloat4", wordBFloat},
+		{"int", wordBits}, {"uint4", wordBits}, {"ushort", wordBits}, {"bool", wordBits},
+		{"Uniforms", wordBits}, {"complex64_t", wordBits}, {"floatx", wordBits}, {"float_t", wordBits}, {"", wordBits},
+	} {
+		if got := elementKind(tc.name); got != tc.want {
+			t.Errorf("elementKind(%q) = %s, want %s", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestSameValue(t *testing.T) {
+	for _, tc := range []struct {
+		kind wordKind
+		a, b uint32
+		want bool
+	}{
+		{wordBits, 1, 1, true},
+		{wordBits, 0x7fc00000, 0x7fc00001, false}, // integers: NaN-looking bits are bits
+		{wordFloat, 0xffc00000, 0x7fffffff, true}, // the H200's NaN against the CPU's
+		{wordFloat, 0x7f800000, 0x7fc00000, false},
+		{wordFloat, 0x80000000, 0x00000000, false}, // -0 is not +0
+		{wordHalf, 0x021f7f76, 0x021f7e00, true},   // high lane equal, low lanes both NaN
+		{wordHalf, 0x021f7f76, 0x02207e00, false},  // high lane differs
+		{wordHalf, 0x00007c00, 0x00007e00, false},  // +inf is not a NaN
+		{wordBFloat, 0x7fc1ffc0, 0x7fff7f81, true}, // both lanes NaN
+		{wordBFloat, 0x7f807f80, 0x7f807fc0, false},
+		{wordFloat, 0x021f7f76, 0x021f7e00, false}, // as float32 the words are numbers that differ
+	} {
+		if got := tc.kind.sameValue(tc.a, tc.b); got != tc.want {
+			t.Errorf("%s.sameValue(%#08x, %#08x) = %v, want %v", tc.kind, tc.a, tc.b, got, tc.want)
+		}
+		if tc.want && tc.kind.canonical(tc.a) != tc.kind.canonical(tc.b) {
+			t.Errorf("%s: equal values %#08x, %#08x have different canonical words", tc.kind, tc.a, tc.b)
+		}
+	}
+}
+
+// typedResult is a one-buffer kernel's reference whose buffer 0 has the
+// element type typeName and ends as want.
+func typedResult(typeName string, denormsDisabled bool, want ...uint32) *cpuref.Result {
+	buf := make([]byte, 4*len(want))
+	for i, w := range want {
+		binary.LittleEndian.PutUint32(buf[4*i:], w)
+	}
+	k := &cpuref.Kernel{Name: "k", Buffers: []cpuref.Buffer{{Index: 0, Access: "read_write", AddrSpace: 1, TypeName: typeName}},
+		DenormsDisabled: denormsDisabled}
+	return &cpuref.Result{Kernel: k, Inputs: []cpuref.Data{{Index: 0, Bytes: make([]byte, len(buf))}},
+		Outputs: []cpuref.Data{{Index: 0, Bytes: buf}}}
+}
+
+func words(ws ...uint32) map[int][]byte {
+	b := make([]byte, 4*len(ws))
+	for i, w := range ws {
+		binary.LittleEndian.PutUint32(b[4*i:], w)
+	}
+	return map[int][]byte{0: b}
+}
+
+// TestCompareTyped judges buffers as their element types, and shows each
+// acceptance able to fail: the same words in an integer buffer, or without
+// denormals disabled, are mismatches.
+func TestCompareTyped(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		ref      *cpuref.Result
+		got      map[int][]byte
+		status   pipeline.Status
+		dataKey  string
+		dataWant string
+	}{
+		{"float NaN payload", typedResult("float", false, 0xffc00000, 1), words(0x7fffffff, 1), pipeline.Passed, "nan_payload_words", "1"},
+		{"int NaN-looking bits", typedResult("int", false, 0xffc00000, 1), words(0x7fffffff, 1), pipeline.Failed, "", ""},
+		{"half lane NaN payload", typedResult("half4", false, 0x021f7f76, 1), words(0x021f7e00, 1), pipeline.Passed, "nan_payload_words", "1"},
+		{"half lane differs", typedResult("half4", false, 0x021f7f76, 1), words(0x02207e00, 1), pipeline.Failed, "compared_as", "half"},
+		{"bfloat NaN payload", typedResult("bfloat", false, 0x7fc13f80, 1), words(0xffff3f80, 1), pipeline.Passed, "float_words", "2"},
+		{"denormal flushed, denormals disabled", typedResult("float", true, 0x00000001, 1), words(0, 1), pipeline.Passed, "denormals_flushed", "1"},
+		{"denormal flushed, denormals allowed", typedResult("float", false, 0x00000001, 1), words(0, 1), pipeline.Failed, "compared_as", "float"},
+		{"struct buffer bit for bit", typedResult("Uniforms", true, 0x00000001, 1), words(0, 1), pipeline.Failed, "compared_as", "bits"},
+	} {
+		r := compare(tc.ref, tc.got)
+		if r.Status != tc.status {
+			t.Errorf("%s: %s %s %s, want %s", tc.name, r.Status, r.Code, r.Message, tc.status)
+			continue
+		}
+		if tc.dataKey != "" && r.Data[tc.dataKey] != tc.dataWant {
+			t.Errorf("%s: data %v, want %s=%s", tc.name, r.Data, tc.dataKey, tc.dataWant)
+		}
+	}
+}

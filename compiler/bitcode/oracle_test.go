@@ -14,8 +14,9 @@ import (
 )
 
 // corpusAgreeFloor is the oracle agreement measured over the real corpus:
-// all 980 distinct modules.
-const corpusAgreeFloor = 980
+// 3,309 of 3,407 distinct modules on the 616-library share (2026-12-01; the
+// rest disagree on debug-info numbering and are named by the test log).
+const corpusAgreeFloor = 3309
 
 func needTools(t *testing.T, tools ...string) {
 	for _, tool := range tools {

@@ -13,10 +13,12 @@ export AIRPIPE_DUCKDB_NODE_MODULES ?= $(DUCKDB_DIR)/node_modules
 
 PACKAGES := llvm-19 llvm-19-dev spirv-tools spirv-headers mesa-vulkan-drivers libvulkan1 vulkan-tools p7zip-full genisoimage squashfs-tools bzip2 chromium
 
-.PHONY: build run test deps bench fuzz fuzz-short lint sample clean
+.PHONY: build run test deps bench bench-pipeline fuzz fuzz-short lint sample clean
 
+# -buildvcs=auto records the commit and dirty flag (airpipe --version, run.json)
+# even where GOFLAGS says -buildvcs=false; outside a checkout it records none.
 build:
-	$(GO) build -o bin/airpipe ./cmd/airpipe
+	$(GO) build -buildvcs=auto -o bin/airpipe ./cmd/airpipe
 
 # The main job on the project's embedded sample corpus (the tools the later
 # stages use are installed first, as for the tests).
@@ -42,6 +44,11 @@ test: deps
 
 bench: build
 	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+# The whole pipeline over the real corpus against llvm-dis-19 over the same
+# distinct modules, in one run: wall times, their ratio, per-stage worker time.
+bench-pipeline: deps
+	$(GO) test -run '^$$' -bench '^BenchmarkPipelineVsLLVMDis$$' -benchtime 1x -timeout 60m ./cmd/airpipe
 
 # Each fuzz target for FUZZTIME (go test -fuzz takes one target per run).
 fuzz:

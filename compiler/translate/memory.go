@@ -521,7 +521,68 @@ func (t *translator) allocaRoot(a *air.Alloca) *root {
 		t.miss.addf(CodeUnhandledInstruction, "alloca of %d bytes", size)
 		return nil
 	}
-	return &root{kind: rootFunction, sc: spirv.StorageClassFunction, v: t.wordArray(spirv.StorageClassFunction, (size+3)/4)}
+	sc := spirv.StorageClassFunction
+	if allocaEscapes(a) {
+		// A Function variable is visible in its own SPIR-V function only,
+		// and a callee reads its pointer parameters' roots directly: an
+		// alloca whose address reaches another function is Private, which
+		// is per invocation too (recursion is refused, so one copy suffices).
+		sc = spirv.StorageClassPrivate
+	}
+	return &root{kind: rootFunction, sc: sc, v: t.wordArray(sc, (size+3)/4)}
+}
+
+// allocaEscapes reports whether a pointer into alloca a (through GEPs,
+// casts, phis and selects) is passed to a function with a body or stored
+// (a pointer slot a callee may load).
+func allocaEscapes(a *air.Alloca) bool {
+	if a.Parent == nil || a.Parent.Func == nil {
+		return false
+	}
+	derived := map[air.Value]bool{a: true}
+	for changed := true; changed; {
+		changed = false
+		for _, bl := range a.Parent.Func.Blocks {
+			for _, in := range bl.Insts {
+				var from []air.Value
+				switch in := in.(type) {
+				case *air.GEP:
+					from = []air.Value{in.Base}
+				case *air.Cast:
+					from = []air.Value{in.X}
+				case *air.Select:
+					from = []air.Value{in.X, in.Y}
+				case *air.Phi:
+					for _, inc := range in.Incoming {
+						from = append(from, inc.Value)
+					}
+				case *air.Store:
+					if derived[in.Val] {
+						return true
+					}
+				case *air.Call:
+					if f, ok := in.Callee.(*air.Function); ok && !f.IsDeclaration() {
+						for _, x := range in.Args {
+							if derived[x] {
+								return true
+							}
+						}
+					}
+				}
+				if derived[in] {
+					continue
+				}
+				for _, x := range from {
+					if derived[x] {
+						derived[in] = true
+						changed = true
+						break
+					}
+				}
+			}
+		}
+	}
+	return false
 }
 
 func (t *translator) globalRoot(g *air.GlobalVariable) *root {

@@ -31,6 +31,11 @@ type Block struct {
 	Insts []Instruction
 	Func  *Function
 	Index int // position in Func.Blocks
+	// UseOrder is the bitcode's use-list order of the block's uses by
+	// terminators (USELIST_CODE_BB: the new position of each use of the
+	// default order), nil when the bitcode gives none. It changes no
+	// meaning; LLVM lists a block's predecessors in this order.
+	UseOrder []uint64
 }
 
 // Type implements Value.

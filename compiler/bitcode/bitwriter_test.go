@@ -85,7 +85,10 @@ func TestRefusals(t *testing.T) {
 		detail string
 	}{
 		{"unknown block", module(func(w *bitWriter) { w.enter(99, 4); w.end() }), CodeUnknownBlock, "BLOCK(id 99)"},
-		{"uselist block", module(func(w *bitWriter) { w.enter(uselistID, 4); w.end() }), CodeUnknownBlock, "USELIST_BLOCK"},
+		{"uselist record", module(func(w *bitWriter) { w.enter(uselistID, 4); w.record(3, 1, 0, 0); w.end() }), CodeUnknownRecord, "USELIST_BLOCK/RECORD(code 3)"},
+		{"uselist short", module(func(w *bitWriter) { w.enter(uselistID, 4); w.record(1, 1, 0); w.end() }), CodeMalformed, "USELIST_BLOCK/DEFAULT(code 1)"},
+		{"uselist value", module(func(w *bitWriter) { w.enter(uselistID, 4); w.record(1, 1, 0, 0); w.end() }), CodeMalformed, "USELIST_BLOCK/DEFAULT(code 1)"},
+		{"uselist block outside a function", module(func(w *bitWriter) { w.enter(uselistID, 4); w.record(2, 1, 0, 0); w.end() }), CodeMalformed, "USELIST_BLOCK/BB(code 2)"},
 		{"unknown module record", module(func(w *bitWriter) { w.record(60, 1) }), CodeUnknownRecord, "MODULE_BLOCK/RECORD(code 60)"},
 		{"alias", module(func(w *bitWriter) { w.record(14, 0, 0) }), CodeUnknownRecord, "MODULE_BLOCK/ALIAS(code 14)"},
 		{"unknown type", module(func(w *bitWriter) { w.enter(typeBlockID, 4); w.record(1, 1); w.record(26); w.end() }), CodeUnknownRecord, "TYPE_BLOCK/TARGET_TYPE(code 26)"},

@@ -61,6 +61,8 @@ func (r *reader) readFunctionBody() *Error {
 				err = r.enterAnd(code, func() *Error { return r.readAttachments(fs) })
 			case valueSymtabID:
 				err = r.enterAnd(code, func() *Error { return r.readFunctionVST(fs) })
+			case uselistID:
+				err = r.enterAnd(code, func() *Error { return r.readUseList(fs) })
 			default:
 				err = unknownBlock(c.r.pos, code)
 			}

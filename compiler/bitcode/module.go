@@ -52,6 +52,8 @@ func (r *reader) moduleSubBlock(id uint64) *Error {
 		return r.enterAnd(id, r.readModuleVST)
 	case functionID:
 		return r.enterAnd(id, r.readFunctionBody)
+	case uselistID:
+		return r.enterAnd(id, func() *Error { return r.readUseList(nil) })
 	}
 	return unknownBlock(c.r.pos, id)
 }

@@ -1,6 +1,7 @@
 package bitcode
 
 import (
+	"sort"
 	"strconv"
 
 	"github.com/airpipe/airpipe/compiler/air"
@@ -216,9 +217,29 @@ func predecessors(f *air.Function) map[*air.Block][]*air.Block {
 		for i, j := 0, len(v)-1; i < j; i, j = i+1, j-1 {
 			v[i], v[j] = v[j], v[i]
 		}
-		m[k] = v
+		m[k] = useListOrder(v, k.UseOrder)
 	}
 	return m
+}
+
+// useListOrder reorders a block's predecessors (its uses, in the order
+// LLVM's reader builds them) by the bitcode's use-list order, as LLVM's
+// reader sorts the use list: use i moves to position order[i], stably. As
+// there, an order whose length is not the number of uses is ignored.
+func useListOrder(uses []*air.Block, order []uint64) []*air.Block {
+	if len(order) != len(uses) {
+		return uses
+	}
+	idx := make([]int, len(uses))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return order[idx[a]] < order[idx[b]] })
+	out := make([]*air.Block, len(uses))
+	for i, k := range idx {
+		out[i] = uses[k]
+	}
+	return out
 }
 
 func (p *printer) numberLocals(f *air.Function) {

@@ -94,6 +94,7 @@ func TestEmulatorFixtures(t *testing.T) {
 		{"vertex_layer.ll", pipeline.Passed, "", ""},
 		{"../../../testdata/sample/src/pass_vert.ll", pipeline.Passed, "", ""},
 		{"texture.ll", pipeline.Passed, "", ""},
+		{"texture_size.ll", pipeline.Passed, "", ""},
 		{"storage_write.ll", pipeline.Passed, "", ""},
 		{"fnconst.ll", pipeline.Passed, "", ""},
 		{"depth.ll", pipeline.Passed, "", ""},
@@ -246,6 +247,17 @@ func TestEmulatorCatchesDepthFaults(t *testing.T) {
 	r := plantedLowering(t, "depth.ll", "depth_wrong.ll")
 	if r.Status != pipeline.Failed || r.Code != CodeEmulatorMismatch || r.Detail != "depth pixel (1,0)" {
 		t.Fatalf("wrong depth: %s %s %q %s", r.Status, r.Code, r.Detail, r.Message)
+	}
+}
+
+// TestEmulatorCatchesSizeQueryFaults plants a wrong use of a texture size
+// query: the reference's answers (TextureExtent texels, one layer, one mip)
+// must be the device's, word for word.
+func TestEmulatorCatchesSizeQueryFaults(t *testing.T) {
+	emuNeed(t)
+	r := plantedLowering(t, "texture_size.ll", "texture_size_wrong.ll")
+	if r.Status != pipeline.Failed || r.Code != CodeEmulatorMismatch || r.Detail != "buffer 0 word 0" {
+		t.Fatalf("wrong size arithmetic: %s %s %q %s", r.Status, r.Code, r.Detail, r.Message)
 	}
 }
 

@@ -28,6 +28,7 @@ var ExactOps = []string{
 	"air.fma (and fast_): llvm.fma (C fmaf, one rounding)",
 	"air.atomic.global.{add,sub,and,or,xor,min,max,xchg}.[su].i32, load, store: atomicrmw / load / store on the word (threads run one after another, so each is trivially atomic)",
 	"air.sample_texture_*, air.sample_depth_*, air.read_texture_* (textures.go): the uniform texture's texel, TexelWords (a read outside the texture is out of bounds; residency is 1)",
+	"air.get_{width,height,depth}_texture_* at LOD 0, air.get_array_size_texture_*, air.get_num_mip_levels_texture_* (textures.go): TextureExtent, 1 layer, 1 mip level — the textures the device binds (another LOD is out of bounds)",
 }
 
 // ApproximateOps are the operation names (without air., fast_ and the type

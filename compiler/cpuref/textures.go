@@ -280,8 +280,11 @@ func textureOp(d declaration) (string, error) {
 		dim, suffix, _ := strings.Cut(r, ".")
 		return writeOp(d, dim, suffix, refuse)
 	}
+	if q, dim, found := sizeQuery(n); found {
+		return sizeQueryOp(d, q, dim, refuse)
+	}
 	if !ok {
-		return refuse("the reference gives textures to sample, read and write (2D) only (no size queries, gathers, comparisons or depth writes)")
+		return refuse("the reference gives textures to sample, read, write and query the size of (no gathers, comparisons, multisampled textures or depth writes)")
 	}
 	dim, suffix, _ := strings.Cut(rest, ".")
 	// A .i16 infix marks 16-bit coordinate and LOD operands, which the checks read off the
@@ -507,4 +510,62 @@ func resourceArg(b *strings.Builder, p Param, v string) {
 		g = fmt.Sprintf("@airpipe_sampler_%d", p.Texture)
 	}
 	fmt.Fprintf(b, "  %s = addrspacecast ptr %s to %s\n", v, g, p.Type)
+}
+
+// sizeQuery splits a texture size query's name, air.get_<query>_texture_<dim>:
+// query is width, height, depth, array_size or num_mip_levels.
+func sizeQuery(n string) (query, dim string, ok bool) {
+	for _, q := range []string{"width", "height", "depth", "array_size", "num_mip_levels"} {
+		if rest, found := strings.CutPrefix(n, "air.get_"+q+"_texture_"); found {
+			dim, _, _ = strings.Cut(rest, ".")
+			return q, dim, true
+		}
+	}
+	return "", "", false
+}
+
+// sizeQueryOp defines a texture size query. Every texture the reference gives
+// (and the device binds) has TextureExtent texels in each of its dimensions,
+// one mip level and one array layer (a cube array: one cube), so the answers
+// are those numbers; a width, height or depth query of a LOD other than 0
+// asks about a mip level the texture does not have, which Metal leaves
+// undefined, and calls airpipe_texture_oob (out of bounds, never a guess).
+func sizeQueryOp(d declaration, query, dim string, refuse func(string, ...any) (string, error)) (string, error) {
+	code := dimCode(dim)
+	if code == 0 {
+		return refuse("dimension %q is not one the reference gives", dim)
+	}
+	has := map[string]bool{
+		"width":          true,
+		"height":         dim != "1d" && dim != "1d_array",
+		"depth":          dim == "3d",
+		"array_size":     strings.HasSuffix(dim, "_array"),
+		"num_mip_levels": true,
+	}
+	if !has[query] {
+		return refuse("a %s texture has no %s", dim, query)
+	}
+	if d.Ret != "i32" || len(d.Params) < 1 || d.Params[0] != "ptr addrspace(1)" {
+		return refuse("result %s, operands (%s): not as the reference reads them", d.Ret, strings.Join(d.Params, ", "))
+	}
+	var b strings.Builder
+	value := 1
+	switch query {
+	case "width", "height", "depth":
+		value = TextureExtent
+		if len(d.Params) != 2 || d.Params[1] != "i32" {
+			return refuse("operands (%s): not a texture and an i32 LOD", strings.Join(d.Params, ", "))
+		}
+		b.WriteString("  %k = icmp eq i32 %a1, 0\n  br i1 %k, label %in, label %out\nout:\n  call void @airpipe_texture_oob()\n  unreachable\nin:\n")
+	default:
+		if len(d.Params) != 1 {
+			return refuse("operands (%s): not a texture alone", strings.Join(d.Params, ", "))
+		}
+	}
+	fmt.Fprintf(&b, "  ret i32 %d\n", value)
+	var ps []string
+	for i, p := range d.Params {
+		ps = append(ps, fmt.Sprintf("%s %%a%d", p, i))
+	}
+	return fmt.Sprintf("define internal i32 @%q(%s) {\nentry:\n%s}\n", d.Name, strings.Join(ps, ", "), b.String()), nil
 }

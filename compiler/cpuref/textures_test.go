@@ -148,6 +148,42 @@ func TestTextureRead(t *testing.T) {
 	}
 }
 
+// TestTextureSizeQuery answers size queries of the 2D read texture: every texture the
+// reference gives has TextureExtent texels per dimension and one mip level. The query's
+// answer replaces the residency word of the fixture's records.
+func TestTextureSizeQuery(t *testing.T) {
+	needTools(t)
+	read := readFixture(t, "testdata/texture_read.ll")
+	for _, c := range []struct {
+		call string
+		want uint32
+	}{
+		{"@air.get_width_texture_2d(ptr addrspace(1) %tex, i32 0)", TextureExtent},
+		{"@air.get_height_texture_2d(ptr addrspace(1) %tex, i32 0)", TextureExtent},
+		{"@air.get_num_mip_levels_texture_2d(ptr addrspace(1) %tex)", 1},
+	} {
+		name, _, _ := strings.Cut(c.call, "(")
+		t.Run(name, func(t *testing.T) {
+			params := "(ptr addrspace(1), i32)"
+			if strings.Contains(c.call, "mip") {
+				params = "(ptr addrspace(1))"
+			}
+			ll := replaceAll(t, read, "define void", "declare i32 "+name+params+"\n\ndefine void",
+				"  %res32 = zext i8 %res to i32", "  %res32 = call i32 "+c.call)
+			res, err := Run(context.Background(), assemble(t, ll), "readtex", Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := res.Outputs[0].Bytes
+			for th := range 16 {
+				if got := binary.LittleEndian.Uint32(out[32*th+16:]); got != c.want {
+					t.Errorf("thread %d: %s = %d, want %d", th, name, got, c.want)
+				}
+			}
+		})
+	}
+}
+
 // TestTextureNotJudgeable breaks the texture fixtures in the ways the reference must refuse:
 // each check is shown to fire.
 func TestTextureNotJudgeable(t *testing.T) {
@@ -166,8 +202,10 @@ func TestTextureNotJudgeable(t *testing.T) {
 		{"array of textures", read, "readtex", KindTexture, "texture2d<float, read> argument", []string{"i32 3, i32 1, !\"air.read\"", "i32 3, i32 2, !\"air.read\""}},
 		{"a buffer read as a texture", read, "readtex", KindTexture, "texture operand", []string{"(ptr addrspace(1) %tex, <2 x i32>", "(ptr addrspace(1) %out, <2 x i32>"}},
 		{"texel type not the texture's", read, "readtex", KindTexture, "texture operand", []string{"texture2d<float, read>", "texture2d<uint, read>"}},
-		{"size query", read, "readtex", KindTexture, "air.get_width_texture_2d", []string{"define void", "declare i32 @air.get_width_texture_2d(ptr addrspace(1), i32)\n\ndefine void",
-			"  ret void", "  %wd = call i32 @air.get_width_texture_2d(ptr addrspace(1) %tex, i32 0)\n  store i32 %wd, ptr addrspace(1) %out\n  ret void"}},
+		{"size query of LOD 1", read, "readtex", KindOutOfBounds, "texture read", []string{"define void", "declare i32 @air.get_width_texture_2d(ptr addrspace(1), i32)\n\ndefine void",
+			"  %res32 = zext i8 %res to i32", "  %res32 = call i32 @air.get_width_texture_2d(ptr addrspace(1) %tex, i32 1)"}},
+		{"size query of a dimension the texture lacks", read, "readtex", KindTexture, "air.get_depth_texture_2d", []string{"define void", "declare i32 @air.get_depth_texture_2d(ptr addrspace(1), i32)\n\ndefine void",
+			"  %res32 = zext i8 %res to i32", "  %res32 = call i32 @air.get_depth_texture_2d(ptr addrspace(1) %tex, i32 0)"}},
 		{"constexpr sampler", frag, "frag", KindTexture, "constexpr sampler", []string{firstSample, strings.Replace(firstSample, "%smp", "inttoptr (i64 -9223372036854251447 to ptr addrspace(2))", 1)}},
 		{"constexpr sampler global", frag, "frag", KindTexture, "constexpr sampler", []string{firstSample, strings.Replace(firstSample, "%smp", "@__air_sampler_state", 1),
 			"define <{", "@__air_sampler_state = internal addrspace(2) constant i64 -9188470239253755319, align 8\n\ndefine <{"}},

@@ -331,3 +331,101 @@ func TestFusedReference(t *testing.T) {
 		t.Error("a module without fast or contract flags claims contraction is allowed")
 	}
 }
+
+// metalSign is the Metal Shading Language's sign(x).
+func metalSign(x float32) float32 {
+	switch {
+	case x != x:
+		return 0
+	case x > 0:
+		return 1
+	case x < 0:
+		return -1
+	}
+	return x
+}
+
+// TestSignAnyAbs runs sign, any, all and integer abs on the pattern inputs
+// and checks each thread's words against their Metal definitions.
+func TestSignAnyAbs(t *testing.T) {
+	needTools(t)
+	body := `  %f = bitcast i32 %v to float
+  %s = call float @air.sign.f32(float %f)
+  %neg = fneg float %f
+  %s2 = insertelement <2 x float> poison, float %f, i32 0
+  %s2b = insertelement <2 x float> %s2, float %neg, i32 1
+  %sv = call <2 x float> @air.sign.v2f32(<2 x float> %s2b)
+  %odd = trunc i32 %v to i1
+  %hi = icmp ugt i32 %v, 2147483647
+  %b0 = insertelement <2 x i1> poison, i1 %odd, i32 0
+  %b1 = insertelement <2 x i1> %b0, i1 %hi, i32 1
+  %any = call i1 @air.any.v2i1(<2 x i1> %b1)
+  %all = call i1 @air.all.v2i1(<2 x i1> %b1)
+  %anyw = zext i1 %any to i32
+  %allw = zext i1 %all to i32
+  %abs = call i32 @air.abs.s.i32(i32 %v)
+  %q1 = getelementptr inbounds i32, ptr addrspace(1) %p, i64 32
+  store float %s, ptr addrspace(1) %q1
+  %q2 = getelementptr inbounds <2 x float>, ptr addrspace(1) %out, i64 %idx
+  %q2b = getelementptr inbounds i32, ptr addrspace(1) %q2, i64 64
+  store <2 x float> %sv, ptr addrspace(1) %q2b, align 4
+  %q3 = getelementptr inbounds i32, ptr addrspace(1) %p, i64 96
+  store i32 %anyw, ptr addrspace(1) %q3
+  %q4 = getelementptr inbounds i32, ptr addrspace(1) %p, i64 128
+  store i32 %allw, ptr addrspace(1) %q4
+  %q5 = getelementptr inbounds i32, ptr addrspace(1) %p, i64 160
+  store i32 %abs, ptr addrspace(1) %q5`
+	decls := `declare float @air.sign.f32(float)
+declare <2 x float> @air.sign.v2f32(<2 x float>)
+declare i1 @air.any.v2i1(<2 x i1>)
+declare i1 @air.all.v2i1(<2 x i1>)
+declare i32 @air.abs.s.i32(i32)`
+	res, err := RunText(context.Background(), variant("kernel", decls, "", body, ""), "k", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, out := res.Inputs[0].Bytes, res.Outputs[0].Bytes
+	word := func(b []byte, i int) uint32 { return binary.LittleEndian.Uint32(b[4*i:]) }
+	bit := func(b bool) uint32 {
+		if b {
+			return 1
+		}
+		return 0
+	}
+	for x := range 16 {
+		v := word(in, x)
+		f := math.Float32frombits(v)
+		odd, hi := v&1 == 1, v > math.MaxInt32
+		abs := int32(v)
+		if abs < 0 {
+			abs = -abs
+		}
+		for _, c := range []struct {
+			at   int
+			want uint32
+		}{
+			{32 + x, math.Float32bits(metalSign(f))},
+			{64 + 2*x, math.Float32bits(metalSign(f))},
+			{65 + 2*x, math.Float32bits(metalSign(-f))},
+			{96 + x, bit(odd || hi)},
+			{128 + x, bit(odd && hi)},
+			{160 + x, uint32(abs)},
+		} {
+			if got := word(out, c.at); got != c.want {
+				t.Errorf("thread %d word %d (input %#x): got %#x want %#x", x, c.at, v, got, c.want)
+			}
+		}
+	}
+}
+
+// TestMetalSign pins the definition the reference follows.
+func TestMetalSign(t *testing.T) {
+	negZero := float32(math.Copysign(0, -1))
+	for _, c := range []struct{ x, want float32 }{
+		{2.5, 1}, {-1e-40, -1}, {0, 0}, {negZero, negZero}, {float32(math.NaN()), 0}, {float32(math.Inf(-1)), -1},
+	} {
+		if got := metalSign(c.x); math.Float32bits(got) != math.Float32bits(c.want) {
+			t.Errorf("sign(%g) = %g, want %g", c.x, got, c.want)
+		}
+	}
+}

@@ -26,6 +26,9 @@ var ExactOps = []string{
 	"air.fract (and fast_): fmin(x − floor(x), the largest value below 1), one IEEE subtraction (Metal lists fract as correctly rounded; OpenCL defines the formula)",
 	"air.saturate / clamp (and fast_): minnum(maxnum(x, lo), hi)",
 	"air.fma (and fast_): llvm.fma (C fmaf, one rounding)",
+	"air.sign: 1.0 for x > 0, -1.0 for x < 0, ±0 kept, 0.0 for a NaN (the Metal Shading Language's definition)",
+	"air.any / air.all of bool vectors: llvm.vector.reduce.or / and",
+	"air.abs.[su] of integers: llvm.abs (the most negative signed value is itself)",
 	"air.atomic.global.{add,sub,and,or,xor,min,max,xchg}.[su].i32, load, store: atomicrmw / load / store on the word (threads run one after another, so each is trivially atomic)",
 	"air.sample_texture_*, air.sample_depth_*, air.read_texture_* (textures.go): the uniform texture's texel, TexelWords (a read outside the texture is out of bounds; residency is 1)",
 	"air.get_{width,height,depth}_texture_* at LOD 0, air.get_array_size_texture_*, air.get_num_mip_levels_texture_* (textures.go): TextureExtent, 1 layer, 1 mip level — the textures the device binds (another LOD is out of bounds)",
@@ -140,6 +143,11 @@ func exactOp(d declaration, op, base, plain string) (string, bool) {
 		pred := map[string]string{"mins": "slt", "minu": "ult", "maxs": "sgt", "maxu": "ugt"}[base+parts[1]]
 		body = fmt.Sprintf("  %%c = icmp %s %s %s, %s\n  %%r = select %s %%c, %s %s, %s %s\n  ret %s %%r\n",
 			pred, d.Ret, arg(0), arg(1), boolOf(d.Ret), d.Ret, arg(0), d.Ret, arg(1), d.Ret)
+	case (base == "any" || base == "all") && d.Ret == "i1" && len(d.Params) == 1 && elem(d.Params[0]) == "i1":
+		body = reduceBoolBody(d.Params[0], base)
+	case base == "abs" && len(parts) >= 2 && (parts[1] == "s" || parts[1] == "u") && len(d.Params) == 1 && d.Params[0] == d.Ret &&
+		!isFloatType(d.Ret) && elemBits(d.Ret) > 0:
+		body = intAbsBody(d.Ret, parts[1] == "s")
 	case isFloatType(d.Ret) && allEqual(d.Ret, d.Params):
 		body = floatBody(d.Ret, plain, len(d.Params))
 	case strings.HasPrefix(op, "atomic.global.") && d.Ret == "i32" || strings.HasPrefix(op, "atomic.global.store."):
@@ -199,6 +207,13 @@ func floatBody(t, op string, n int) string {
 		s = "  %l = " + call("maxnum", a(0)+", "+t+" "+splat(t, "0.0")) + "\n  %r = " + call("minnum", t+" %l, "+t+" "+splat(t, "1.0")) + "\n"
 	case n == 3 && op == "clamp":
 		s = "  %l = " + call("maxnum", a(0)+", "+a(1)) + "\n  %r = " + call("minnum", t+" %l, "+a(2)) + "\n"
+	case n == 1 && op == "sign":
+		// Metal: 1.0 if x > 0, -1.0 if x < 0, x itself for ±0 (the sign of
+		// zero kept), 0.0 for a NaN.
+		s = "  %gt = fcmp ogt " + a(0) + ", " + splat(t, "0.0") + "\n  %lt = fcmp olt " + a(0) + ", " + splat(t, "0.0") +
+			"\n  %nan = fcmp uno " + a(0) + ", %a0\n  %z = select " + boolOf(t) + " %nan, " + t + " " + splat(t, "0.0") + ", " + a(0) +
+			"\n  %n = select " + boolOf(t) + " %lt, " + t + " " + splat(t, "-1.0") + ", " + t + " %z" +
+			"\n  %r = select " + boolOf(t) + " %gt, " + t + " " + splat(t, "1.0") + ", " + t + " %n\n"
 	case n == 3 && op == "fma":
 		s = "  %r = " + call("fma", a(0)+", "+a(1)+", "+a(2)) + "\n"
 	case n == 1 && op == "fract":
@@ -218,6 +233,26 @@ func floatBody(t, op string, n int) string {
 		return ""
 	}
 	return s + "  ret " + t + " %r\n"
+}
+
+// reduceBoolBody defines air.any / air.all of a bool or bool vector: true
+// when any (all) of its components is true.
+func reduceBoolBody(t, op string) string {
+	if !strings.HasPrefix(t, "<") {
+		return "  ret i1 %a0\n"
+	}
+	red := map[string]string{"any": "or", "all": "and"}[op]
+	return fmt.Sprintf("  %%r = call i1 @llvm.vector.reduce.%s.%s(%s %%a0)\n  ret i1 %%r\n", red, mangle(t), t)
+}
+
+// intAbsBody defines air.abs.[su] of an integer: the magnitude for signed
+// operands (two's complement, so the most negative value is itself),
+// the operand for unsigned ones.
+func intAbsBody(t string, signed bool) string {
+	if !signed {
+		return fmt.Sprintf("  ret %s %%a0\n", t)
+	}
+	return fmt.Sprintf("  %%r = call %s @llvm.abs.%s(%s %%a0, i1 false)\n  ret %s %%r\n", t, mangle(t), t, t)
 }
 
 // convertBody defines air.convert.<dk>.<dt>.<sk>.<st>.
@@ -361,7 +396,7 @@ func splat(t, v string) string {
 	e := elem(t)
 	c := v
 	if e == "half" {
-		c = map[string]string{"0.0": "0xH0000", "1.0": "0xH3C00"}[v]
+		c = map[string]string{"0.0": "0xH0000", "1.0": "0xH3C00", "-1.0": "0xHBC00"}[v]
 	}
 	if !strings.HasPrefix(t, "<") {
 		return c

@@ -33,7 +33,10 @@ type resource struct {
 	dim     spirv.Dim
 	arrayed bool
 	depth   bool
-	comp    air.Type // the component type texels are read as (float, int, uint)
+	ms      bool // multisampled (MS=1): read per sample, never sampled
+	// cubeFaces is set for a read-only cube declared as a 2D array of its faces.
+	cubeFaces bool
+	comp      air.Type // the component type texels are read as (float, int, uint)
 	// signedComp is set for int textures (their SPIR-V sampled type is signed).
 	signedComp bool
 }
@@ -231,6 +234,8 @@ func textureType(name string) (dim spirv.Dim, arrayed, depth, ms bool, comp stri
 		dim, arrayed = spirv.Dim2D, true
 	case "texture2d_ms":
 		dim, ms = spirv.Dim2D, true
+	case "texture2d_ms_array":
+		dim, arrayed, ms = spirv.Dim2D, true, true
 	case "texture3d":
 		dim = spirv.Dim3D
 	case "texturecube":
@@ -243,6 +248,10 @@ func textureType(name string) (dim spirv.Dim, arrayed, depth, ms bool, comp stri
 		dim, arrayed, depth = spirv.Dim2D, true, true
 	case "depthcube":
 		dim, depth = spirv.DimCube, true
+	case "depth2d_ms":
+		dim, depth, ms = spirv.Dim2D, true, true
+	case "depth2d_ms_array":
+		dim, arrayed, depth, ms = spirv.Dim2D, true, true, true
 	case "texture_buffer":
 		dim = spirv.DimBuffer
 	default:
@@ -278,6 +287,11 @@ func (t *translator) bindTexture(arg *air.Argument, b air.Binding) {
 		return
 	}
 	storage := b.Access == "write" || b.Access == "read_write"
+	if ms && storage {
+		// Metal's multisampled textures are read-only (access::read).
+		t.miss.add(CodeUnsupportedInterface, "air.texture "+strings.SplitN(b.ArgTypeName, "<", 2)[0]+" with "+b.Access+" access")
+		return
+	}
 	sampled := uint32(1)
 	base := sampledTextureBase
 	kind := "sampled-image"
@@ -292,6 +306,7 @@ func (t *translator) bindTexture(arg *air.Argument, b air.Binding) {
 			t.b.Capability(spirv.CapabilityStorageImageReadWithoutFormat)
 		}
 	}
+	cubeFaces := false
 	switch dim {
 	case spirv.Dim1D:
 		if storage {
@@ -300,7 +315,16 @@ func (t *translator) bindTexture(arg *air.Argument, b air.Binding) {
 			t.b.Capability(spirv.CapabilitySampled1D)
 		}
 	case spirv.DimCube:
-		if arrayed {
+		switch {
+		case b.Access == "read" && !arrayed:
+			// A read-only cube is only ever read by face (Metal cannot
+			// sample it), and Vulkan cannot fetch from a Cube image: it is
+			// declared as the 2D array of its six faces (layer = face), and
+			// bound through a 2D-array view of the cube image (ABI.md).
+			dim, arrayed, cubeFaces = spirv.Dim2D, true, true
+		case arrayed && storage:
+			t.b.Capability(spirv.CapabilityImageCubeArray)
+		case arrayed:
 			t.b.Capability(spirv.CapabilitySampledCubeArray)
 		}
 	case spirv.DimBuffer:
@@ -321,10 +345,10 @@ func (t *translator) bindTexture(arg *air.Argument, b air.Binding) {
 	if b.Access == "write" {
 		t.b.Decorate(v, spirv.DecorationNonReadable)
 	}
-	t.res[arg] = &resource{v: v, typ: img, storage: storage, dim: dim, arrayed: arrayed, depth: depth, comp: compTy,
+	t.res[arg] = &resource{v: v, typ: img, storage: storage, dim: dim, arrayed: arrayed, depth: depth, ms: ms, cubeFaces: cubeFaces, comp: compTy,
 		signedComp: comp == "int" || comp == "short"}
 	t.refl.Bindings = append(t.refl.Bindings, Binding{Binding: n, Kind: kind, Metal: fmt.Sprintf("air.texture %d", b.Location),
-		Name: b.ArgName, Access: b.Access, TypeName: b.ArgTypeName, Dim: dimNames[dim], Arrayed: arrayed, SampledType: comp})
+		Name: b.ArgName, Access: b.Access, TypeName: b.ArgTypeName, Dim: dimNames[dim], Arrayed: arrayed, Multisampled: ms, SampledType: comp})
 }
 
 func (t *translator) bindSampler(arg *air.Argument, b air.Binding) {

@@ -60,6 +60,9 @@ type Binding struct {
 	// Dim is the image dimensionality for image bindings ("2D", "Cube"...), Arrayed when an array.
 	Dim     string `json:"dim,omitempty"`
 	Arrayed bool   `json:"arrayed,omitempty"`
+	// Multisampled is set for texture2d_ms and depth2d_ms (arrays too):
+	// the image is declared MS=1 and must be bound to a multisampled view.
+	Multisampled bool `json:"multisampled,omitempty"`
 	// SampledType is the image's component type ("float", "int", "uint").
 	SampledType string `json:"sampled_type,omitempty"`
 	// SamplerState is a constexpr sampler's Metal state word, verbatim (not decoded).

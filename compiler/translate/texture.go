@@ -27,6 +27,7 @@ const (
 	imgLod         = 0x2
 	imgGrad        = 0x4
 	imgConstOffset = 0x8
+	imgSample      = 0x40
 )
 
 func (t *translator) texture(c *air.Call, op string, rest []string) (spirv.ID, bool) {
@@ -132,8 +133,8 @@ func (t *translator) sample(c *air.Call, r *resource, op string) (spirv.ID, bool
 		t.miss.add(CodeUnhandledInstruction, "sample without a sampler argument")
 		return t.undefResult(c), true
 	}
-	if r.storage {
-		t.miss.add(CodeUnhandledInstruction, "sample of a storage texture")
+	if r.storage || r.ms {
+		t.miss.add(CodeUnhandledInstruction, "sample of a storage or multisampled texture")
 		return t.undefResult(c), true
 	}
 	i := 2
@@ -281,20 +282,23 @@ func (t *translator) texelResult(c *air.Call, r *resource, texel spirv.ID) spirv
 }
 
 // intCoord reads the leading operands of a texture read or write (args[1]
-// the integer coordinate and, for an arrayed texture, args[2] the layer)
-// and converts them with intCoordLayer. It returns the index of the operand
-// after them; ok is false when the coordinate is not an integer or when
-// fewer than more operands follow them.
+// the integer coordinate and, for an arrayed texture, args[2] the layer; for
+// a cube, args[2] the face, which a storage Cube image and a cube declared as
+// its faces both take as the coordinate's last component) and converts them
+// with intCoordLayer. It returns the index of the operand after them; ok is
+// false when the coordinate is not an integer or when fewer than more
+// operands follow them.
 func (t *translator) intCoord(args []air.Value, r *resource, more int) (coord spirv.ID, next int, ok bool) {
 	next = 2
-	if r.arrayed {
+	layered := r.arrayed || r.dim == spirv.DimCube
+	if layered {
 		next = 3
 	}
 	if len(args) < next+more || intBits(args[1].Type()) <= 1 {
 		return 0, 0, false
 	}
 	var layer air.Value
-	if r.arrayed {
+	if layered {
 		layer = args[2]
 	}
 	return t.intCoordLayer(args[1], layer), next, true
@@ -318,6 +322,12 @@ func (t *translator) intCoordLayer(coord air.Value, layer air.Value) spirv.ID {
 
 func (t *translator) readTexture(c *air.Call, r *resource) (spirv.ID, bool) {
 	args := c.Args
+	if r.dim == spirv.DimCube && (r.arrayed || !r.storage) {
+		// Vulkan fetches from no Cube image; only a read-only cube is
+		// declared as its faces (bindTexture), a cube array never is.
+		t.miss.add(CodeUnhandledInstruction, "read of a sampled cube or cube-array texture")
+		return t.undefResult(c), true
+	}
 	coord, i, ok := t.intCoord(args, r, 0)
 	if !ok {
 		return 0, false
@@ -325,6 +335,15 @@ func (t *translator) readTexture(c *air.Call, r *resource) (spirv.ID, bool) {
 	vec4, _ := t.texelType(r)
 	img := t.f.Op(spirv.OpLoad, r.typ, r.v)
 	var texel spirv.ID
+	if r.ms {
+		// read(coord[, layer], sample): the sample index is the Sample
+		// image operand; a multisampled image has one level.
+		if i >= len(args) || intBits(args[i].Type()) <= 1 {
+			return 0, false
+		}
+		texel = t.f.OpWords(spirv.OpImageFetch, vec4, uint32(img), uint32(coord), imgSample, uint32(t.toU32(args[i])))
+		return t.texelResult(c, r, texel), true
+	}
 	if r.storage {
 		texel = t.f.Op(spirv.OpImageRead, vec4, img, coord)
 	} else {
@@ -341,6 +360,12 @@ func (t *translator) writeTexture(c *air.Call, r *resource) (spirv.ID, bool) {
 	args := c.Args
 	if !r.storage {
 		t.miss.add(CodeUnhandledInstruction, "write to a texture without write access")
+		return 0, true
+	}
+	if r.dim == spirv.DimCube && r.arrayed {
+		// write(color, coord, face, index): the layer-face index of a
+		// Cube-array storage image is index*6+face; not lowered yet.
+		t.miss.add(CodeUnhandledInstruction, "write to a cube-array texture")
 		return 0, true
 	}
 	coord, i, ok := t.intCoord(args, r, 1)
@@ -375,11 +400,17 @@ func (t *translator) textureQuery(c *air.Call, r *resource, op string) (spirv.ID
 	}
 	t.b.Capability(spirv.CapabilityImageQuery)
 	img := t.f.Op(spirv.OpLoad, r.typ, r.v)
-	if what == "num_mip_levels" {
-		if r.storage {
+	switch what {
+	case "num_mip_levels":
+		if r.storage || r.ms {
 			return 0, false
 		}
 		return t.fitU32(t.f.Op(spirv.OpImageQueryLevels, t.u32, img), c.Type()), true
+	case "num_samples":
+		if !r.ms {
+			return 0, false
+		}
+		return t.fitU32(t.f.Op(spirv.OpImageQuerySamples, t.u32, img), c.Type()), true
 	}
 	comps := map[spirv.Dim]int{spirv.Dim1D: 1, spirv.Dim2D: 2, spirv.Dim3D: 3, spirv.DimCube: 2}[r.dim]
 	if r.arrayed {
@@ -390,7 +421,8 @@ func (t *translator) textureQuery(c *air.Call, r *resource, op string) (spirv.ID
 		sizeTy = t.b.TypeVector(t.u32, uint32(comps))
 	}
 	var size spirv.ID
-	if r.storage {
+	if r.storage || r.ms {
+		// Storage and multisampled images have no level to name.
 		size = t.f.Op(spirv.OpImageQuerySize, sizeTy, img)
 	} else {
 		lod := t.b.ConstantU32(0)

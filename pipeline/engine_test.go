@@ -254,3 +254,146 @@ func TestStackHashStable(t *testing.T) {
 func fmtKey(it *item) string { return fmt.Sprint(it.src, "/", it.n) }
 
 func writeFile(p string, b []byte) error { return os.WriteFile(p, b, 0o644) }
+
+// fnItem is a module occurrence: its bytes (mod) and which function of the
+// module it stands for (fn).
+type fnItem struct {
+	src      int
+	mod, fn  string
+	artifact string // what the "read" stage leaves for "judge"
+}
+
+// TestEngineRefineKeysLaterStagesByFunction: items with the same module key
+// share the read stage, but the judging stages (which depend on the
+// function) run once per (module, function) and every item gets its own
+// function's verdict; followers of the read stage restore its artifacts.
+func TestEngineRefineKeysLaterStagesByFunction(t *testing.T) {
+	fns := []string{"f0", "f1", "f2", "f3"}
+	for _, cached := range []bool{false, true} {
+		t.Run(fmt.Sprint("cache=", cached), func(t *testing.T) {
+			var reads, restores, judges, compiles atomic.Int64
+			stages := []Stage[*fnItem]{
+				{Name: "occ", PerOccurrence: true, Run: func(context.Context, *fnItem) Result { return Pass() }},
+				{Name: "read", Run: func(_ context.Context, it *fnItem) Result {
+					reads.Add(1)
+					it.artifact = "ir:" + it.mod
+					return Pass()
+				}, Restore: func(_ context.Context, it *fnItem, _ Result) error {
+					restores.Add(1)
+					it.artifact = "ir:" + it.mod
+					return nil
+				}},
+				{Name: "judge", Refine: func(it *fnItem) string { return it.fn }, Run: func(_ context.Context, it *fnItem) Result {
+					judges.Add(1)
+					if it.artifact != "ir:"+it.mod {
+						return Fail("test/no-artifact", it.fn, "read's artifact missing")
+					}
+					if it.fn == "f1" {
+						return Fail("test/unhandled", it.fn, "function "+it.fn+" calls an unhandled intrinsic")
+					}
+					r := Pass()
+					r.Data = map[string]string{"entry": it.fn}
+					return r
+				}},
+				{Name: "compile", Run: func(_ context.Context, it *fnItem) Result {
+					compiles.Add(1)
+					r := Pass()
+					r.Data = map[string]string{"entry": it.fn}
+					return r
+				}},
+			}
+			var cache Cache
+			if cached {
+				c, err := OpenDirCache(t.TempDir())
+				if err != nil {
+					t.Fatal(err)
+				}
+				cache = c
+			}
+			runOnce := func() []Done[*fnItem] {
+				var got []Done[*fnItem]
+				e := &Engine[int, *fnItem]{
+					Expand: func(_ context.Context, s int) Expansion[*fnItem] {
+						var out []*fnItem
+						for _, f := range fns {
+							out = append(out, &fnItem{src: s, mod: "shared-module", fn: f})
+						}
+						return Expansion[*fnItem]{Items: out, Verdict: "ok"}
+					},
+					Jobs: 3, Key: func(it *fnItem) string { return it.mod }, Stages: stages, Cache: cache,
+					Sink: func(d Done[*fnItem]) error { got = append(got, d); return nil },
+				}
+				if err := e.Run(context.Background(), sources(5)); err != nil {
+					t.Fatal(err)
+				}
+				return got
+			}
+			check := func(got []Done[*fnItem]) {
+				t.Helper()
+				if len(got) != 20 {
+					t.Fatalf("%d items, want 20", len(got))
+				}
+				for _, d := range got {
+					fn := d.Item.fn
+					for _, r := range d.Results[2:] {
+						for _, other := range fns {
+							if other != fn && (strings.Contains(r.Detail, other) || strings.Contains(r.Message, other) || r.Data["entry"] == other) {
+								t.Errorf("item %d/%s carries %s's verdict at %s: %+v", d.Item.src, fn, other, r.Stage, r)
+							}
+						}
+					}
+					want := Passed
+					if fn == "f1" {
+						want = Failed
+					}
+					if d.Results[1].Status != Passed || d.Results[2].Status != want {
+						t.Errorf("item %d/%s: read %s judge %s (%s), want judge %s", d.Item.src, fn, d.Results[1].Status, d.Results[2].Status, d.Results[2].Code, want)
+					}
+				}
+			}
+			check(runOnce())
+			if reads.Load() != 1 || judges.Load() != 4 || compiles.Load() != 3 {
+				t.Errorf("read ran %d times (want 1), judge %d (want 4: one per function), compile %d (want 3)", reads.Load(), judges.Load(), compiles.Load())
+			}
+			if restores.Load() != 3 {
+				t.Errorf("read restored %d times, want 3 (each function's leader but the read's own)", restores.Load())
+			}
+			if !cached {
+				return
+			}
+			reads.Store(0)
+			judges.Store(0)
+			compiles.Store(0)
+			restores.Store(0)
+			check(runOnce())
+			if reads.Load()+judges.Load()+compiles.Load()+restores.Load() != 0 {
+				t.Errorf("warm run did work: read %d judge %d compile %d restore %d", reads.Load(), judges.Load(), compiles.Load(), restores.Load())
+			}
+		})
+	}
+}
+
+// TestEngineInterruptedFailureIsCancelled: a stage that, interrupted,
+// reports a failure of its own (a killed tool) is recorded as cancelled,
+// so that the failure never stands as the module's verdict.
+func TestEngineInterruptedFailureIsCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	e := &Engine[int, *item]{
+		Expand: expandBy(1), Jobs: 1,
+		Stages: []Stage[*item]{{Name: "tool", Run: func(context.Context, *item) Result {
+			cancel()
+			return Fail("tool/crash", "SIGKILL", "the tool was killed")
+		}}},
+	}
+	var got []Done[*item]
+	e.Sink = func(d Done[*item]) error { got = append(got, d); return nil }
+	if err := e.Run(ctx, sources(1)); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 1 {
+		t.Fatalf("%d items", len(got))
+	}
+	if r := got[0].Results[0]; r.Status != NotRun || r.Code != CodeCancelled || !strings.Contains(r.Message, "the tool was killed") {
+		t.Errorf("result %+v, want not-run/cancelled keeping the stage's words", r)
+	}
+}

@@ -21,6 +21,15 @@ type Stage[T any] struct {
 	// distinct item key and their results are copied to every item with the
 	// same key. Per-occurrence stages must come first in the list.
 	PerOccurrence bool
+	// Refine, on a shared stage, narrows the item key from this stage on:
+	// two items share this stage's result, and every later stage's, only
+	// when the engine's Key and every Refine up to here agree on them. A
+	// stage whose outcome depends on more than what Key names sets it
+	// (translate depends on which function of a module is the entry point,
+	// not only on the module's bytes); the stages before it stay shared
+	// under the coarser key. It is part of the cache key of the stage and
+	// every later one.
+	Refine func(item T) string
 	// Run does the stage's work for one item. It must respect ctx.
 	Run func(ctx context.Context, item T) Result
 	// Restore, when set, rebuilds the in-memory artifacts a passed run of
@@ -32,7 +41,7 @@ type Stage[T any] struct {
 
 // checkStages verifies the list's order invariants, like a compiler's pass
 // table: names unique and non-empty, a Run for each, and per-occurrence
-// stages forming a prefix.
+// stages forming a prefix (without a Refine).
 func checkStages[T any](stages []Stage[T]) error {
 	seen := map[string]bool{}
 	shared := false
@@ -46,6 +55,8 @@ func checkStages[T any](stages []Stage[T]) error {
 			return fmt.Errorf("pipeline: stage %q has no Run", s.Name)
 		case s.PerOccurrence && shared:
 			return fmt.Errorf("pipeline: per-occurrence stage %q comes after a shared stage", s.Name)
+		case s.PerOccurrence && s.Refine != nil:
+			return fmt.Errorf("pipeline: per-occurrence stage %q has a Refine; it runs for every item anyway", s.Name)
 		}
 		seen[s.Name] = true
 		if !s.PerOccurrence {

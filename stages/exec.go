@@ -86,7 +86,12 @@ func (c *ExecConfig) Apply(list []pipeline.Stage[*Module]) ([]pipeline.Stage[*Mo
 				return nil, fmt.Errorf("%s: field \"replace\": %q runs for every occurrence and fills the module; an exec stage cannot stand in for it", where, sc.Replace)
 			}
 			replacedBy[sc.Replace] = sc.Name
-			out[idx] = newExecStage(sc, sc.Replace, base)
+			st := newExecStage(sc, sc.Replace, base)
+			if st.Refine == nil {
+				// Standing in for a stage keyed by function keeps that key.
+				st.Refine = out[idx].Refine
+			}
+			out[idx] = st
 			continue
 		}
 		if stageIndex(out, sc.Name) >= 0 {
@@ -180,7 +185,7 @@ func newExecStage(sc ExecStageConfig, stage, base string) pipeline.Stage[*Module
 	fingerprint := e.fingerprint()
 	canon, _ := json.Marshal(sc)
 	sum := sha256.Sum256(append(append(canon, 0), fingerprint...))
-	return pipeline.Stage[*Module]{
+	st := pipeline.Stage[*Module]{
 		Name:    stage,
 		Version: execImplementation + "-" + hex.EncodeToString(sum[:8]),
 		Workers: sc.Workers,
@@ -188,6 +193,24 @@ func newExecStage(sc ExecStageConfig, stage, base string) pipeline.Stage[*Module
 		Timeout: e.timeout + execTimeoutGrace,
 		Run:     e.run,
 	}
+	if e.usesFunction() {
+		// A tool told the function's name judges that function: it and
+		// every later stage are keyed by (bitcode, function).
+		st.Refine = FunctionKey
+	}
+	return st
+}
+
+// usesFunction reports whether the tool's arguments or environment name the
+// module's function.
+func (e *execStage) usesFunction() bool {
+	uses := func(t template) bool {
+		return slices.ContainsFunc(t, func(s segment) bool { return s.name == placeholderFunction })
+	}
+	if slices.ContainsFunc(e.args, uses) {
+		return true
+	}
+	return slices.ContainsFunc(e.env, func(v envEntry) bool { return uses(v.val) })
 }
 
 // fingerprint finds the tool and identifies it: the version command's

@@ -43,8 +43,9 @@ type Module struct {
 	Index    int
 	Function *mtlb.Function
 	// SHA256 is the hex SHA-256 of the function's bitcode slice ("" when
-	// there is none). Modules with equal SHA256 share the work of every
-	// stage after the container.
+	// there is none). Modules with equal SHA256 share the reader's work;
+	// from translate on they share work only when their function's name is
+	// also equal (FunctionKey).
 	SHA256 string
 	// Bitcode is the raw LLVM bitcode inside the slice's wrapper, set by
 	// the container stage.
@@ -54,8 +55,21 @@ type Module struct {
 	artifacts
 }
 
-// Key is the pipeline's dedup key: the bitcode's SHA-256.
+// Key is the pipeline's dedup key: the bitcode's SHA-256. It is all the
+// container and reader stages depend on; the stages from translate on are
+// narrowed by FunctionKey.
 func Key(m *Module) string { return m.SHA256 }
+
+// FunctionKey is the Refine of the stages whose outcome depends on which
+// function of the module the row stands for (translate picks its entry
+// point by name): several functions of a library may point at one bitcode
+// module, and each gets its own verdict.
+func FunctionKey(m *Module) string {
+	if m.Function == nil {
+		return ""
+	}
+	return m.Function.Name
+}
 
 // modulesOf fans a parsed library out into one Module per function.
 func modulesOf(lib *Library) []*Module {

@@ -34,7 +34,10 @@ const (
 func Translate() pipeline.Stage[*Module] {
 	return pipeline.Stage[*Module]{
 		Name: "translate", Version: translateVersion,
-		Run: translateModule,
+		// The entry point is the row's function: this stage and every
+		// later one are keyed by (bitcode, function).
+		Refine: FunctionKey,
+		Run:    translateModule,
 		// A cached pass only needs the SPIR-V in memory again: translation
 		// is deterministic and spirv-val already judged it.
 		Restore: func(_ context.Context, m *Module, _ pipeline.Result) error {

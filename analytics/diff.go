@@ -56,6 +56,10 @@ type ModuleChange struct {
 type DiffResult struct {
 	OldRun string `json:"old_run"`
 	NewRun string `json:"new_run"`
+	// OldBuild and NewBuild are the builds that wrote the runs (run.json's
+	// build; zero for a run written before it was recorded).
+	OldBuild Build `json:"old_build"`
+	NewBuild Build `json:"new_build"`
 	// OldModules and NewModules are the runs' row counts.
 	OldModules int64 `json:"old_modules"`
 	NewModules int64 `json:"new_modules"`
@@ -74,7 +78,7 @@ func (d *DiffResult) Regressions() int64 { return d.Counts[Regressed] }
 // function). Rows with the same key in one run (the same library read
 // twice) are paired in order.
 func Diff(oldRun, newRun *Run) *DiffResult {
-	d := &DiffResult{OldRun: oldRun.ID(), NewRun: newRun.ID(),
+	d := &DiffResult{OldRun: oldRun.ID(), NewRun: newRun.ID(), OldBuild: oldRun.Meta.Build, NewBuild: newRun.Meta.Build,
 		OldModules: int64(len(oldRun.Rows)), NewModules: int64(len(newRun.Rows)), Counts: map[string]int64{}}
 	for _, c := range DiffClasses {
 		d.Counts[c] = 0
@@ -231,6 +235,7 @@ func (d *DiffResult) Document(limit int) *Document {
 		Title: "airpipe diff",
 		Header: []string{
 			fmt.Sprintf("old run %s (%d modules), new run %s (%d modules), %d matched", d.OldRun, d.OldModules, d.NewRun, d.NewModules, d.Matched),
+			fmt.Sprintf("old build %s, new build %s", d.OldBuild, d.NewBuild),
 			fmt.Sprintf("%d regressed, %d set aside, %d changed, %d improved, %d new, %d gone",
 				d.Counts[Regressed], d.Counts[SetAside], d.Counts[Changed], d.Counts[Improved], d.Counts[New], d.Counts[Gone]),
 		},

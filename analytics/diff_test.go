@@ -2,6 +2,7 @@ package analytics
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 	"time"
 )
@@ -29,6 +30,7 @@ func diffRuns() (*Run, *Run) {
 	om, nm := testMeta("old"), testMeta("new")
 	nm.Started = om.Started.Add(24 * time.Hour)
 	om.Complete, nm.Complete = true, true
+	nm.Build = Build{Module: "github.com/airpipe/airpipe", Version: "(devel)", Commit: "0123456789abcdef0123456789abcdef01234567", Modified: true, Go: "go1.26.8"}
 	return &Run{Meta: om, Rows: old}, &Run{Meta: nm, Rows: nw}
 }
 
@@ -47,6 +49,9 @@ func TestDiffFindsPlantedRegression(t *testing.T) {
 	var b bytes.Buffer
 	if err := Render(&b, d.Document(0), FormatText); err != nil {
 		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "old build unknown build, new build (devel) commit 0123456789ab+dirty go1.26.8") {
+		t.Errorf("diff does not name the runs' builds:\n%s", b.String())
 	}
 	golden(t, "diff.txt", b.Bytes())
 
@@ -69,6 +74,7 @@ func TestDiffTablesRefuseBrokenCounts(t *testing.T) {
 func TestTrends(t *testing.T) {
 	out := t.TempDir()
 	runs := milestoneRuns(t)
+	runs[2].Meta.Build = Build{Module: "github.com/airpipe/airpipe", Version: "(devel)", Commit: "fedcba9876543210fedcba9876543210fedcba98", Go: "go1.26.8"}
 	for _, r := range runs {
 		writeRun(t, out, r.Meta, 100, r.Rows)
 	}
@@ -87,6 +93,9 @@ func TestTrends(t *testing.T) {
 	tr := Trends(read, false)
 	if len(tr.Points) != 3 || len(tr.Excluded) != 1 || tr.Excluded[0] != "killed" {
 		t.Fatalf("points %d excluded %v", len(tr.Points), tr.Excluded)
+	}
+	if got := tr.Points[2].Build; got != runs[2].Meta.Build {
+		t.Errorf("day2 build read back from run.json as %+v, want %+v", got, runs[2].Meta.Build)
 	}
 	if got := tr.Points[2].Reached["device"]; got != 1 {
 		t.Errorf("day2 device: %d", got)

@@ -22,6 +22,9 @@ type RunMeta struct {
 	Args          []string  `json:"args"`
 	Host          string    `json:"host"`
 	ToolVersion   string    `json:"tool_version"`
+	// Build identifies the airpipe binary that wrote the run (absent in
+	// runs written before it was recorded).
+	Build Build `json:"build,omitzero"`
 	// Stages lists the stages of this run's pipeline, in order. A stage
 	// not listed is absent from the run (its status column is "").
 	Stages        []string          `json:"stages,omitempty"`

@@ -10,7 +10,9 @@ type TrendPoint struct {
 	RunID    string    `json:"run_id"`
 	Started  time.Time `json:"started"`
 	Complete bool      `json:"complete"`
-	Modules  int64     `json:"modules"`
+	// Build is the build that wrote the run (run.json's build).
+	Build   Build `json:"build"`
+	Modules int64 `json:"modules"`
 	// Reached maps each stage to the modules that reached it.
 	Reached map[string]int64 `json:"reached"`
 }
@@ -36,7 +38,7 @@ func Trends(runs []Run, includeIncomplete bool) *Trend {
 			t.Excluded = append(t.Excluded, r.ID())
 			continue
 		}
-		p := TrendPoint{RunID: r.ID(), Started: r.Meta.Started, Complete: r.Complete(),
+		p := TrendPoint{RunID: r.ID(), Started: r.Meta.Started, Complete: r.Complete(), Build: r.Meta.Build,
 			Modules: int64(len(r.Rows)), Reached: map[string]int64{}}
 		for j := range r.Rows {
 			ri := stageIndex(r.Rows[j].StageReached)
@@ -60,18 +62,18 @@ func Trends(runs []Run, includeIncomplete bool) *Trend {
 func (t *Trend) Table() *Table {
 	tb := &Table{
 		Name: "trend", Title: "Modules reaching each stage, by run",
-		Columns: append([]string{"run", "started", "complete", "modules"}, t.Stages...),
+		Columns: append([]string{"run", "started", "commit", "complete", "modules"}, t.Stages...),
 	}
 	var listed int64
 	for i, p := range t.Points {
-		row := []any{p.RunID, p.Started.UTC().Format("2006-01-02 15:04"), fmt.Sprint(p.Complete), p.Modules}
+		row := []any{p.RunID, p.Started.UTC().Format("2006-01-02 15:04"), p.Build.ShortCommit(), fmt.Sprint(p.Complete), p.Modules}
 		for _, s := range t.Stages {
 			row = append(row, p.Reached[s])
 		}
 		tb.Rows = append(tb.Rows, row)
 		listed += t.listed[i]
 	}
-	tb.Sums = []Sum{{Column: 3, Total: listed, What: "the rows the runs' run.json list"}}
+	tb.Sums = []Sum{{Column: 4, Total: listed, What: "the rows the runs' run.json list"}}
 	return tb
 }
 

@@ -73,6 +73,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
+	if args[0] == "--version" {
+		return versionCmd(append([]string{"--short"}, args[1:]...), stdout, stderr)
+	}
 	c, ok := cmds[args[0]]
 	if !ok {
 		fmt.Fprintf(stderr, "airpipe: unknown command %q\n\n", args[0])
@@ -91,7 +94,7 @@ func usage(w io.Writer, cmds map[string]command) {
 	var b strings.Builder
 	b.WriteString("airpipe measures how far Metal shader libraries get through a translator pipeline:\n")
 	b.WriteString("container → reader → translate → compile → emulator → device, one Parquet row per module.\n\n")
-	b.WriteString("Usage: airpipe COMMAND [flags] [args]\n\nCommands:\n")
+	b.WriteString("Usage: airpipe COMMAND [flags] [args]\n       airpipe --version\n\nCommands:\n")
 	for _, n := range names {
 		fmt.Fprintf(&b, "  %-11s %s\n", n, cmds[n].summary)
 	}

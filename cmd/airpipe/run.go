@@ -263,7 +263,7 @@ func executeRun(ctx context.Context, o runOptions, plan runPlan, stdout, stderr 
 		host, _ := os.Hostname()
 		meta = analytics.RunMeta{
 			SchemaVersion: analytics.SchemaVersion, RunID: o.runID, Shard: plan.shard.name(), Started: started, Args: plan.args, Host: host,
-			ToolVersion: toolVersion(), Stages: stages.Names(plan.list), StageVersions: map[string]string{},
+			ToolVersion: toolVersion(), Build: buildIdentity(), Stages: stages.Names(plan.list), StageVersions: map[string]string{},
 			ToolVersions: toolVersions(ctx, slices.Contains(stages.Names(plan.list), "compile")),
 		}
 		meta.ToolVersions["go"] = runtime.Version()

@@ -64,18 +64,10 @@ func (t *translator) barrier(c *air.Call, op string) (spirv.ID, bool) {
 	if !ok {
 		return 0, false
 	}
-	sem := uint32(spirv.MemorySemanticsAcquireRelease)
-	if flags.Bits&1 != 0 {
-		sem |= uint32(spirv.MemorySemanticsUniformMemory)
-	}
-	if flags.Bits&2 != 0 {
-		sem |= uint32(spirv.MemorySemanticsWorkgroupMemory)
-	}
-	if flags.Bits&4 != 0 {
-		sem |= uint32(spirv.MemorySemanticsImageMemory)
-	}
-	if flags.Bits == 0 {
-		sem = 0
+	sem, ok := barrierSemantics(flags.Bits)
+	if !ok {
+		t.miss.addf(CodeUnhandledIntrinsic, "air.%s with mem_flags %#x", op, flags.Bits)
+		return 0, true
 	}
 	wg := t.b.ConstantU32(uint32(spirv.ScopeWorkgroup))
 	if op == "mem.barrier" {
@@ -84,4 +76,27 @@ func (t *translator) barrier(c *air.Call, op string) (spirv.ID, bool) {
 	}
 	t.f.Emit(spirv.OpControlBarrier, uint32(wg), uint32(wg), uint32(t.b.ConstantU32(sem)))
 	return 0, true
+}
+
+// barrierSemantics maps Metal's mem_flags (1 device, 2 threadgroup, 4
+// texture) to SPIR-V memory semantics: acquire-release over those memories,
+// none for mem_none. Other bits (threadgroup imageblocks) have no mapping.
+func barrierSemantics(flags uint64) (uint32, bool) {
+	if flags&^7 != 0 {
+		return 0, false
+	}
+	if flags == 0 {
+		return 0, true
+	}
+	sem := uint32(spirv.MemorySemanticsAcquireRelease)
+	if flags&1 != 0 {
+		sem |= uint32(spirv.MemorySemanticsUniformMemory)
+	}
+	if flags&2 != 0 {
+		sem |= uint32(spirv.MemorySemanticsWorkgroupMemory)
+	}
+	if flags&4 != 0 {
+		sem |= uint32(spirv.MemorySemanticsImageMemory)
+	}
+	return sem, true
 }

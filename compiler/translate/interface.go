@@ -474,6 +474,7 @@ var inputBuiltins = map[string]builtin{
 	"air.thread_index_in_simdgroup":        {spirv.BuiltInSubgroupLocalInvocationId, 1, "u32", spirv.ExecutionModelGLCompute},
 	"air.simdgroup_index_in_threadgroup":   {spirv.BuiltInSubgroupId, 1, "u32", spirv.ExecutionModelGLCompute},
 	"air.threads_per_simdgroup":            {spirv.BuiltInSubgroupSize, 1, "u32", spirv.ExecutionModelGLCompute},
+	"air.simdgroups_per_threadgroup":       {spirv.BuiltInNumSubgroups, 1, "u32", spirv.ExecutionModelGLCompute},
 	"air.dispatch_threads_per_threadgroup": {spirv.BuiltInWorkgroupSize, 3, "u32", spirv.ExecutionModelGLCompute},
 }
 
@@ -499,8 +500,9 @@ func (t *translator) builtinValue(role string, bi builtin) (spirv.ID, spirv.ID) 
 		return t.workgroupSize, ty
 	}
 	switch bi.bi {
-	case spirv.BuiltInSubgroupLocalInvocationId, spirv.BuiltInSubgroupId, spirv.BuiltInSubgroupSize:
-		t.b.Capability(spirv.CapabilityGroupNonUniform)
+	case spirv.BuiltInSubgroupLocalInvocationId, spirv.BuiltInSubgroupId, spirv.BuiltInSubgroupSize, spirv.BuiltInNumSubgroups:
+		// One variable per built-in, shared with the SIMD-group lowerings (simd.go).
+		return t.subgroupBuiltin(bi.bi), ty
 	case spirv.BuiltInSampleId:
 		t.b.Capability(spirv.CapabilitySampleRateShading)
 	case spirv.BuiltInBaseVertex, spirv.BuiltInBaseInstance:

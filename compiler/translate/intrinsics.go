@@ -222,6 +222,8 @@ func (t *translator) intrinsic(c *air.Call, name string) (spirv.ID, bool) {
 		return t.f.Op(opc, t.b.TypeBool(), t.value(c.Args[0])), true
 	case op == "wg.barrier" || op == "mem.barrier":
 		return t.barrier(c, op)
+	case isSIMDOp(op):
+		return t.simd(c, op, rest)
 	}
 	base := strings.TrimPrefix(strings.TrimPrefix(op, "fast_"), "precise_")
 	if len(rest) > 0 && (rest[0] == "u" || rest[0] == "s") {

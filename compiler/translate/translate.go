@@ -101,6 +101,8 @@ type translator struct {
 	active map[*air.Function]bool
 	// fcs are the module's function constants (fnconst.go).
 	fcs map[*air.GlobalVariable]*fnConst
+	// subgroupVars are the subgroup built-in inputs simd.go declared.
+	subgroupVars map[spirv.BuiltIn]spirv.ID
 }
 
 func newTranslator(m *air.Module, ep air.EntryPoint, model spirv.ExecutionModel) *translator {

@@ -1,5 +1,7 @@
 package air
 
+import "math/big"
+
 // Attribute is one function, return or parameter attribute.
 type Attribute struct {
 	// Kind is the attribute's LLVM name ("nocapture", "align",
@@ -13,6 +15,16 @@ type Attribute struct {
 	Int    uint64
 	// Type attributes (byval(T), sret(T), elementtype(T)) set Type.
 	Type Type
+	// Constant-range attributes set Ranges: range(i32 0, 10) one range of
+	// RangeBits-bit integers, initializes((0, 4), (8, 12)) one or more
+	// ranges of 64-bit integers. Each is half-open, its bounds signed.
+	Ranges    []AttrRange
+	RangeBits int
+}
+
+// AttrRange is one range [Lo, Hi) of a constant-range attribute.
+type AttrRange struct {
+	Lo, Hi *big.Int
 }
 
 // AttrSet is the attributes of one position, in the order LLVM prints them.

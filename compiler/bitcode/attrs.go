@@ -1,6 +1,7 @@
 package bitcode
 
 import (
+	"math/big"
 	"sort"
 
 	"github.com/airpipe/airpipe/compiler/air"
@@ -10,7 +11,7 @@ import (
 // its definition (LLVM orders attributes by that), and its class.
 type attrKind struct {
 	name, def string
-	class     int // 0 enum, 1 type, 2 int
+	class     int // classEnum, classType, classInt, classRange, classRangeList
 }
 
 // attrKinds maps bitcode attribute kind codes to attributes (LLVMBitCodes.h
@@ -50,7 +51,8 @@ var attrKinds = map[uint64]attrKind{
 	85: {"skipprofile", "SkipProfile", 0}, 86: {"memory", "Memory", 2}, 87: {"nofpclass", "NoFPClass", 2},
 	88: {"optdebug", "OptimizeForDebugging", 0}, 89: {"writable", "Writable", 0},
 	90: {"coro_only_destroy_when_complete", "CoroDestroyOnlyWhenComplete", 0}, 91: {"dead_on_unwind", "DeadOnUnwind", 0},
-	93: {"sanitize_numerical_stability", "SanitizeNumericalStability", 0}, 95: {"hybrid_patchable", "HybridPatchable", 0},
+	92: {"range", "Range", 3}, 93: {"sanitize_numerical_stability", "SanitizeNumericalStability", 0},
+	94: {"initializes", "Initializes", 4}, 95: {"hybrid_patchable", "HybridPatchable", 0},
 }
 
 type attrGroup struct {
@@ -58,6 +60,23 @@ type attrGroup struct {
 	attrs air.AttrSet
 }
 
+// The attribute classes of attrKind, in the order LLVM sorts them.
+const (
+	classEnum = iota
+	classType
+	classInt
+	classRange
+	classRangeList
+)
+
+const grpEntry = "PARAMATTR_GROUP_BLOCK/GRP_ENTRY"
+
+// readAttrGroups reads GRP_ENTRY records: [id, index, attribute...], each
+// attribute one of LLVM 19's encodings: 0 enum (kind), 1 integer (kind,
+// value), 3 string (key, 0), 4 string with value (key, 0, value, 0), 5 type
+// attribute without its type (kind), 6 type attribute (kind, type), 7
+// constant range (kind, bit width, range), 8 constant range list (kind,
+// count, bit width, ranges). Another encoding is refused by name.
 func (r *reader) readAttrGroups() *Error {
 	c := r.c
 	return r.eachRecord(func(code uint64) *Error {
@@ -66,61 +85,195 @@ func (r *reader) readAttrGroups() *Error {
 		}
 		ops := c.ops
 		if len(ops) < 2 {
-			return malformed(c.r.pos, "PARAMATTR_GROUP_BLOCK/GRP_ENTRY", "%d operands", len(ops))
+			return malformed(c.r.pos, grpEntry, "%d operands", len(ops))
 		}
 		g := &attrGroup{index: ops[1]}
 		for i := 2; i < len(ops); {
-			k := ops[i]
-			i++
-			switch k {
-			case 0, 1, 5, 6: // enum, int, type, type-without-type
-				if i >= len(ops) {
-					return malformed(c.r.pos, "PARAMATTR_GROUP_BLOCK/GRP_ENTRY", "truncated attribute")
-				}
-				info, ok := attrKinds[ops[i]]
-				if !ok {
-					return unsupported(c.r.pos, "PARAMATTR_GROUP_BLOCK/attribute kind "+itoa(ops[i]), "unknown attribute kind")
-				}
-				i++
-				a := air.Attribute{Kind: info.name}
-				switch k {
-				case 1:
-					if i >= len(ops) {
-						return malformed(c.r.pos, "PARAMATTR_GROUP_BLOCK/GRP_ENTRY", "truncated int attribute")
-					}
-					a.HasInt, a.Int = true, ops[i]
-					i++
-				case 5:
-					if i >= len(ops) {
-						return malformed(c.r.pos, "PARAMATTR_GROUP_BLOCK/GRP_ENTRY", "truncated type attribute")
-					}
-					t, err := r.typeAt(ops[i], "PARAMATTR_GROUP_BLOCK/type attribute")
-					if err != nil {
-						return err
-					}
-					a.Type = t
-					i++
-				}
-				g.attrs = append(g.attrs, a)
-			case 3, 4: // string key [, value]
-				key, n := cstring(ops[i:])
-				i += n
-				a := air.Attribute{Kind: key, IsString: true}
-				if k == 4 {
-					val, n := cstring(ops[i:])
-					i += n
-					a.Value = val
-				}
-				g.attrs = append(g.attrs, a)
-			default:
-				return unsupported(c.r.pos, "PARAMATTR_GROUP_BLOCK/attribute encoding "+itoa(k), "attribute encoding not read")
+			a, n, err := r.attribute(ops[i:])
+			if err != nil {
+				return err
 			}
+			i += n
+			g.attrs = append(g.attrs, a)
 		}
 		sortAttrs(g.attrs)
 		r.attrGrps[ops[0]] = g
 		return nil
 	})
 }
+
+// attribute reads one attribute of a GRP_ENTRY; n counts its operands.
+func (r *reader) attribute(ops []uint64) (a air.Attribute, n int, err *Error) {
+	pos := r.c.r.pos
+	enc := ops[0]
+	if enc == 3 || enc == 4 {
+		key, k := cstring(ops[1:])
+		n = 1 + k
+		a = air.Attribute{Kind: key, IsString: true}
+		if enc == 4 {
+			val, k := cstring(ops[n:])
+			n += k
+			a.Value = val
+		}
+		return a, n, nil
+	}
+	if enc > 8 || enc == 2 {
+		return a, 0, unsupported(pos, "PARAMATTR_GROUP_BLOCK/attribute encoding "+itoa(enc), "attribute encoding not read")
+	}
+	if len(ops) < 2 {
+		return a, 0, malformed(pos, grpEntry, "truncated attribute")
+	}
+	info, ok := attrKinds[ops[1]]
+	if !ok {
+		return a, 0, unsupported(pos, "PARAMATTR_GROUP_BLOCK/attribute kind "+itoa(ops[1]), "unknown attribute kind")
+	}
+	a.Kind = info.name
+	n = 2
+	rest := ops[2:]
+	switch enc {
+	case 0:
+		// LLVM's reader reads old enum-encoded byval, sret and inalloca as
+		// type attributes whose type the function or call gives later
+		// (upgradeTypeAttrs), and enum-encoded uwtable as uwtable.
+		if info.class != classEnum && !typeUpgraded[a.Kind] && a.Kind != "uwtable" {
+			return a, 0, malformed(pos, grpEntry, "%s is not an enum attribute", a.Kind)
+		}
+	case 1:
+		if info.class != classInt {
+			return a, 0, malformed(pos, grpEntry, "%s is not an integer attribute", a.Kind)
+		}
+		if len(rest) < 1 {
+			return a, 0, malformed(pos, grpEntry, "truncated int attribute")
+		}
+		a.HasInt, a.Int = true, rest[0]
+		n++
+	case 5, 6:
+		if info.class != classType {
+			return a, 0, malformed(pos, grpEntry, "%s is not a type attribute", a.Kind)
+		}
+		if enc == 5 {
+			// no type: only the upgraded kinds get one, from the pointer
+			if !typeUpgraded[a.Kind] {
+				return a, 0, unsupported(pos, "PARAMATTR_GROUP_BLOCK/"+a.Kind+" without a type", "type attribute without its type")
+			}
+			break
+		}
+		if len(rest) < 1 {
+			return a, 0, malformed(pos, grpEntry, "truncated type attribute")
+		}
+		t, err := r.typeAt(rest[0], "PARAMATTR_GROUP_BLOCK/type attribute")
+		if err != nil {
+			return a, 0, err
+		}
+		a.Type = t
+		n++
+	case 7:
+		if info.class != classRange {
+			return a, 0, malformed(pos, grpEntry, "%s is not a constant range attribute", a.Kind)
+		}
+		if len(rest) < 3 {
+			return a, 0, malformed(pos, grpEntry, "truncated constant range")
+		}
+		bits := rest[0]
+		rg, k, err := r.constantRange(rest[1:], bits)
+		if err != nil {
+			return a, 0, err
+		}
+		a.RangeBits, a.Ranges = int(bits), []air.AttrRange{rg}
+		n += 1 + k
+	case 8:
+		if info.class != classRangeList {
+			return a, 0, malformed(pos, grpEntry, "%s is not a constant range list attribute", a.Kind)
+		}
+		if len(rest) < 2 {
+			return a, 0, malformed(pos, grpEntry, "truncated constant range list")
+		}
+		count, bits := rest[0], rest[1]
+		if count > uint64(len(rest)) {
+			return a, 0, malformed(pos, grpEntry, "%d ranges in %d operands", count, len(rest))
+		}
+		k := 2
+		for j := uint64(0); j < count; j++ {
+			rg, m, err := r.constantRange(rest[k:], bits)
+			if err != nil {
+				return a, 0, err
+			}
+			k += m
+			if len(a.Ranges) > 0 && a.Ranges[len(a.Ranges)-1].Hi.Cmp(rg.Lo) >= 0 || rg.Lo.Cmp(rg.Hi) >= 0 {
+				return a, 0, malformed(pos, grpEntry, "%s ranges unordered or overlapping", a.Kind)
+			}
+			a.Ranges = append(a.Ranges, rg)
+		}
+		a.RangeBits = int(bits)
+		n += k
+	}
+	return a, n, nil
+}
+
+// maxRangeBits bounds the bit width of a constant range (LLVM's integer
+// types are at most 2^23 bits wide).
+const maxRangeBits = 1 << 23
+
+// constantRange reads [lo, hi) of bits-bit integers: two sign-rotated
+// operands, or for more than 64 bits a word count (lower words in the low
+// 32 bits, upper words in the high 32) and the words of each bound, least
+// significant first, each sign-rotated.
+func (r *reader) constantRange(ops []uint64, bits uint64) (air.AttrRange, int, *Error) {
+	pos := r.c.r.pos
+	if bits == 0 || bits > maxRangeBits {
+		return air.AttrRange{}, 0, malformed(pos, grpEntry, "constant range of %d bits", bits)
+	}
+	if bits <= 64 {
+		if len(ops) < 2 {
+			return air.AttrRange{}, 0, malformed(pos, grpEntry, "truncated constant range")
+		}
+		return air.AttrRange{Lo: signedAt(wordsInt(ops[:1]), bits), Hi: signedAt(wordsInt(ops[1:2]), bits)}, 2, nil
+	}
+	if len(ops) < 1 {
+		return air.AttrRange{}, 0, malformed(pos, grpEntry, "truncated constant range")
+	}
+	lw, uw := uint64(uint32(ops[0])), ops[0]>>32
+	if lw+uw > uint64(len(ops)-1) || lw > (bits+63)/64 || uw > (bits+63)/64 {
+		return air.AttrRange{}, 0, malformed(pos, grpEntry, "constant range of %d+%d words in %d operands", lw, uw, len(ops)-1)
+	}
+	lo := signedAt(wordsInt(ops[1:1+lw]), bits)
+	hi := signedAt(wordsInt(ops[1+lw:1+lw+uw]), bits)
+	return air.AttrRange{Lo: lo, Hi: hi}, int(1 + lw + uw), nil
+}
+
+// wordsInt decodes sign-rotated 64-bit words, least significant first,
+// into the unsigned integer their two's-complement bits spell.
+func wordsInt(words []uint64) *big.Int {
+	v := new(big.Int)
+	for k := len(words) - 1; k >= 0; k-- {
+		w := words[k]
+		d := w >> 1
+		switch {
+		case w == 1:
+			d = 1 << 63 // LLVM's encoding of the most negative word
+		case w&1 != 0:
+			d = -d
+		}
+		v.Lsh(v, 64)
+		v.Or(v, new(big.Int).SetUint64(d))
+	}
+	return v
+}
+
+// signedAt truncates v to bits and reads the result as a signed integer.
+func signedAt(v *big.Int, bits uint64) *big.Int {
+	mod := new(big.Int).Lsh(big.NewInt(1), uint(bits))
+	v = new(big.Int).Mod(v, mod)
+	if v.Bit(int(bits)-1) != 0 {
+		v.Sub(v, mod)
+	}
+	return v
+}
+
+// typeUpgraded are the type attributes LLVM's reader gives, when the
+// bitcode leaves their type out, the pointee type of the typed pointer
+// they mark.
+var typeUpgraded = map[string]bool{"byval": true, "sret": true, "inalloca": true}
 
 // cstring reads a zero-terminated string of operands; n counts the terminator.
 func cstring(ops []uint64) (string, int) {
@@ -141,7 +294,8 @@ var attrDef = func() map[string]attrKind {
 }()
 
 // sortAttrs orders attributes as LLVM does: enum attributes, type
-// attributes, int attributes (each by definition name), then strings by key.
+// attributes, int attributes, constant ranges, constant range lists (each
+// by definition name), then strings by key.
 func sortAttrs(s air.AttrSet) {
 	sort.SliceStable(s, func(i, j int) bool {
 		a, b := s[i], s[j]
@@ -223,4 +377,39 @@ func itoa(v uint64) string {
 			return string(b[i:])
 		}
 	}
+}
+
+// upgradeTypeAttrs gives byval, sret and inalloca without a type (old
+// bitcode) the pointee type of the typed pointer parameter they mark, as
+// LLVM's reader does for functions and calls; argType(i) is parameter i's
+// type, nil past the last. Without a typed pointer the type is unknown,
+// which LLVM refuses too. The list is copied where it changes (lists are
+// shared by every function and call that names them).
+func (r *reader) upgradeTypeAttrs(l air.AttributeList, argType func(i int) air.Type, what string) (air.AttributeList, *Error) {
+	for _, set := range []air.AttrSet{l.Fn, l.Ret} {
+		for _, a := range set {
+			if typeUpgraded[a.Kind] && !a.IsString && a.Type == nil {
+				return l, malformed(r.c.r.pos, what, "%s without a type outside a parameter", a.Kind)
+			}
+		}
+	}
+	copied := false
+	for i, set := range l.Params {
+		for k, a := range set {
+			if !typeUpgraded[a.Kind] || a.IsString || a.Type != nil {
+				continue
+			}
+			p, ok := argType(i).(*air.PointerType)
+			if !ok || p.Elem == nil {
+				return l, malformed(r.c.r.pos, what, "%s without a type on parameter %d, which is not a typed pointer", a.Kind, i)
+			}
+			if !copied {
+				l.Params = append([]air.AttrSet(nil), l.Params...)
+				copied = true
+			}
+			l.Params[i] = append(air.AttrSet(nil), l.Params[i]...)
+			l.Params[i][k].Type = p.Elem
+		}
+	}
+	return l, nil
 }

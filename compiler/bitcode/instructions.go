@@ -915,6 +915,17 @@ func (r *reader) call(fs *fnState, ops []uint64) (air.Instruction, *Error) {
 	} else if i != len(ops) {
 		return nil, malformed(c.r.pos, what, "%d operands for %d parameters", len(ops), len(ft.Params))
 	}
+	if call.Attrs, err = r.upgradeTypeAttrs(call.Attrs, func(i int) air.Type {
+		switch {
+		case i < len(ft.Params):
+			return ft.Params[i]
+		case i < len(call.Args):
+			return call.Args[i].Type()
+		}
+		return nil
+	}, what); err != nil {
+		return nil, err
+	}
 	call.Typ = ft.Ret
 	call.Bundles = fs.bundles
 	fs.bundles = nil

@@ -281,6 +281,14 @@ func (r *reader) function(all []uint64) *Error {
 	if f.Attrs, err = r.attrList(ops[4], what); err != nil {
 		return err
 	}
+	if f.Attrs, err = r.upgradeTypeAttrs(f.Attrs, func(i int) air.Type {
+		if i < len(ft.Params) {
+			return ft.Params[i]
+		}
+		return nil
+	}, what); err != nil {
+		return err
+	}
 	if f.Align, ok = decodeAlign(ops[5]); !ok {
 		return malformed(r.c.r.pos, what, "alignment %d", ops[5])
 	}

@@ -46,6 +46,9 @@ func attrString(p *printer, a air.Attribute) string {
 	if a.Type != nil {
 		return a.Kind + "(" + p.ty(a.Type) + ")"
 	}
+	if a.Ranges != nil {
+		return rangeString(a)
+	}
 	if !a.HasInt {
 		return a.Kind
 	}
@@ -61,6 +64,22 @@ func attrString(p *printer, a air.Attribute) string {
 		return "uwtable"
 	}
 	return a.Kind + "(" + strconv.FormatUint(a.Int, 10) + ")"
+}
+
+// rangeString prints a constant-range attribute: range(iN lo, hi), or
+// initializes((lo, hi), ...), bounds signed as LLVM prints them.
+func rangeString(a air.Attribute) string {
+	if a.Kind == "range" && len(a.Ranges) == 1 {
+		return "range(i" + strconv.Itoa(a.RangeBits) + " " + a.Ranges[0].Lo.String() + ", " + a.Ranges[0].Hi.String() + ")"
+	}
+	s := a.Kind + "("
+	for i, rg := range a.Ranges {
+		if i > 0 {
+			s += ", "
+		}
+		s += "(" + rg.Lo.String() + ", " + rg.Hi.String() + ")"
+	}
+	return s + ")"
 }
 
 // memoryString prints a memory(...) attribute from its encoded effects

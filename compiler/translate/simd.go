@@ -34,8 +34,8 @@ import (
 //     sum, 1 for a product). The integer min and max take their signedness
 //     from the name's s/u token; and/or/xor on bool are the Logical forms.
 //     Float min and max follow fmin/fmax: a NaN operand yields the other.
-//     The quad reductions are ClusteredReduce with a cluster of 4; the
-//     quad prefix scans have no SPIR-V counterpart and stay missing.
+//     The quad reductions are a butterfly over ShuffleXor 1 and 2 (see
+//     quadReduce); the quad prefix scans stay missing.
 //   - simd_all and simd_any vote over the active lanes; simd_ballot(b)
 //     sets bit i for each active lane i where b holds (inactive lanes' bits
 //     are 0), as a 64-bit simd_vote (the low 64 bits of SPIR-V's 128-bit
@@ -180,14 +180,45 @@ func (t *translator) simd(c *air.Call, op string, rest []string) (spirv.ID, bool
 	if opc == 0 {
 		return 0, false
 	}
-	t.subgroupCap(spirv.CapabilityGroupNonUniformArithmetic)
-	words := []uint32{uint32(t.subgroupScope()), uint32(group), uint32(t.value(c.Args[0]))}
 	if quad {
-		t.subgroupCap(spirv.CapabilityGroupNonUniformClustered)
-		words[1] = uint32(spirv.GroupOperationClusteredReduce)
-		words = append(words, uint32(t.b.ConstantU32(4)))
+		return t.quadReduce(opc, ty, t.value(c.Args[0])), true
 	}
-	return t.f.OpWords(opc, t.typ(ty), words...), true
+	t.subgroupCap(spirv.CapabilityGroupNonUniformArithmetic)
+	return t.f.OpWords(opc, t.typ(ty), uint32(t.subgroupScope()), uint32(group), uint32(t.value(c.Args[0]))), true
+}
+
+// quadReduce reduces x over its quad with a butterfly (x op x^1, then that
+// op its value at ^2), which needs only Shuffle where ClusteredReduce needs
+// a capability fewer devices have. All four lanes combine the same pairs,
+// so they agree bit for bit.
+func (t *translator) quadReduce(opc spirv.Op, ty air.Type, x spirv.ID) spirv.ID {
+	t.subgroupCap(spirv.CapabilityGroupNonUniformShuffle)
+	sty := t.typ(ty)
+	for _, mask := range []uint32{1, 2} {
+		y := t.f.Op(spirv.OpGroupNonUniformShuffleXor, sty, t.subgroupScope(), x, t.b.ConstantU32(mask))
+		x = t.combine(opc, sty, x, y)
+	}
+	return x
+}
+
+// combine applies the two-operand form of a group arithmetic operation.
+func (t *translator) combine(opc spirv.Op, ty, a, b spirv.ID) spirv.ID {
+	core := map[spirv.Op]spirv.Op{
+		spirv.OpGroupNonUniformFAdd: spirv.OpFAdd, spirv.OpGroupNonUniformIAdd: spirv.OpIAdd,
+		spirv.OpGroupNonUniformFMul: spirv.OpFMul, spirv.OpGroupNonUniformIMul: spirv.OpIMul,
+		spirv.OpGroupNonUniformBitwiseAnd: spirv.OpBitwiseAnd, spirv.OpGroupNonUniformBitwiseOr: spirv.OpBitwiseOr,
+		spirv.OpGroupNonUniformBitwiseXor: spirv.OpBitwiseXor, spirv.OpGroupNonUniformLogicalAnd: spirv.OpLogicalAnd,
+		spirv.OpGroupNonUniformLogicalOr: spirv.OpLogicalOr, spirv.OpGroupNonUniformLogicalXor: spirv.OpLogicalNotEqual,
+	}
+	if op, ok := core[opc]; ok {
+		return t.f.Op(op, ty, a, b)
+	}
+	glsl := map[spirv.Op]spirv.GLSLOp{
+		spirv.OpGroupNonUniformFMin: spirv.GLSLNMin, spirv.OpGroupNonUniformFMax: spirv.GLSLNMax,
+		spirv.OpGroupNonUniformSMin: spirv.GLSLSMin, spirv.OpGroupNonUniformSMax: spirv.GLSLSMax,
+		spirv.OpGroupNonUniformUMin: spirv.GLSLUMin, spirv.OpGroupNonUniformUMax: spirv.GLSLUMax,
+	}[opc]
+	return t.f.ExtInst(ty, glsl, a, b)
 }
 
 // simdShuffle lowers the shuffle and broadcast family (see the top of the file).

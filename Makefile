@@ -11,7 +11,7 @@ export AIRPIPE_CORPUS ?= $(if $(wildcard $(CORPUS)/MANIFEST.tsv),$(CORPUS),)
 DUCKDB_DIR := $(abspath .cache/duckdb)
 export AIRPIPE_DUCKDB_NODE_MODULES ?= $(DUCKDB_DIR)/node_modules
 
-PACKAGES := llvm-19 llvm-19-dev spirv-tools spirv-headers mesa-vulkan-drivers libvulkan1 vulkan-tools p7zip-full genisoimage squashfs-tools bzip2 chromium
+PACKAGES := llvm-19 llvm-19-dev spirv-tools spirv-headers mesa-vulkan-drivers libvulkan1 vulkan-tools p7zip-full genisoimage squashfs-tools bzip2 chromium libxml2-utils
 
 .PHONY: build run test deps bench bench-pipeline fuzz fuzz-short lint sample clean
 

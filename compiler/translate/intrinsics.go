@@ -169,6 +169,8 @@ func (t *translator) intrinsic(c *air.Call, name string) (spirv.ID, bool) {
 		return t.texture(c, op, rest)
 	case op == "convert":
 		return t.convert(c, rest)
+	case strings.HasPrefix(op, "pack.") || strings.HasPrefix(op, "unpack."):
+		return t.pack(c, op)
 	case op == "dot":
 		if len(c.Args) != 2 || lanes(c.Args[0].Type()) < 2 {
 			return 0, false

@@ -2,6 +2,7 @@ package translate
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/airpipe/airpipe/compiler/air"
@@ -605,6 +606,7 @@ var outputBuiltins = map[string]struct {
 	"air.depth":                     {spirv.BuiltInFragDepth, spirv.ExecutionModelFragment},
 	"air.sample_mask":               {spirv.BuiltInSampleMask, spirv.ExecutionModelFragment},
 	"air.clip_distance":             {spirv.BuiltInClipDistance, spirv.ExecutionModelVertex},
+	"air.stencil":                   {spirv.BuiltInFragStencilRefEXT, spirv.ExecutionModelFragment},
 }
 
 // bindOutputs declares an Output variable for every returned field.
@@ -619,6 +621,12 @@ func (t *translator) bindOutputs() {
 	st, isStruct := ret.(*air.StructType)
 	location := 0
 	for i, b := range t.ep.Outputs {
+		// [[invariant]] on the position: the Invariant decoration, below.
+		invariant := false
+		if k := slices.Index(b.Unknown, "air.invariant"); k >= 0 && b.Role == "air.position" {
+			invariant = true
+			b.Unknown = slices.Delete(slices.Clone(b.Unknown), k, k+1)
+		}
 		t.checkKeys(b)
 		field := -1
 		ty := ret
@@ -691,11 +699,24 @@ func (t *translator) bindOutputs() {
 				t.b.Capability(spirv.CapabilityShaderViewportIndex)
 			case spirv.BuiltInClipDistance:
 				t.b.Capability(spirv.CapabilityClipDistance)
+			case spirv.BuiltInFragStencilRefEXT:
+				// [[stencil]]: the fragment's stencil reference value
+				// (VK_EXT_shader_stencil_export), a 32-bit integer.
+				if intBits(ty) != 32 || lanes(ty) != 1 {
+					t.miss.addf(CodeUnsupportedInterface, "air.stencil of %s", ty)
+					continue
+				}
+				t.b.Extension("SPV_EXT_shader_stencil_export")
+				t.b.Capability(spirv.CapabilityStencilExportEXT)
+				t.b.ExecutionMode(t.f.ID, spirv.ExecutionModeStencilRefReplacingEXT)
 			}
 			if ob.bi == spirv.BuiltInFragDepth {
 				t.b.ExecutionMode(t.f.ID, spirv.ExecutionModeDepthReplacing)
 			}
 			vr.BuiltIn = ob.bi.String()
+		}
+		if invariant {
+			t.b.Decorate(v, spirv.DecorationInvariant)
 		}
 		t.b.Name(v, vr.Name)
 		t.refl.Outputs = append(t.refl.Outputs, vr)

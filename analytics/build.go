@@ -62,6 +62,19 @@ func (b Build) ShortCommit() string {
 	return c
 }
 
+// Brief names the build in a few words: "commit 0123456789ab+dirty
+// go1.26.8", or "unknown" when nothing was recorded.
+func (b Build) Brief() string {
+	if b.Commit == "" && b.Go == "" {
+		return "unknown"
+	}
+	s := "commit " + b.ShortCommit()
+	if b.Go != "" {
+		s += " " + b.Go
+	}
+	return s
+}
+
 // String is one line naming the build: version, commit and Go version.
 func (b Build) String() string {
 	if b == (Build{}) {

@@ -41,6 +41,9 @@ func TestBuildFrom(t *testing.T) {
 			if s := got.ShortCommit(); s != tt.short {
 				t.Errorf("ShortCommit = %q, want %q", s, tt.short)
 			}
+			if s := got.Brief(); tt.in != nil && s != "commit "+tt.short+" go1.26.8" || tt.in == nil && s != "unknown" {
+				t.Errorf("Brief = %q", s)
+			}
 			if s := got.String(); tt.in != nil && !strings.Contains(s, tt.short) {
 				t.Errorf("String = %q, lacks %q", s, tt.short)
 			}

@@ -235,7 +235,7 @@ func (d *DiffResult) Document(limit int) *Document {
 		Title: "airpipe diff",
 		Header: []string{
 			fmt.Sprintf("old run %s (%d modules), new run %s (%d modules), %d matched", d.OldRun, d.OldModules, d.NewRun, d.NewModules, d.Matched),
-			fmt.Sprintf("old build %s, new build %s", d.OldBuild, d.NewBuild),
+			fmt.Sprintf("old build %s, new build %s", d.OldBuild.Brief(), d.NewBuild.Brief()),
 			fmt.Sprintf("%d regressed, %d set aside, %d changed, %d improved, %d new, %d gone",
 				d.Counts[Regressed], d.Counts[SetAside], d.Counts[Changed], d.Counts[Improved], d.Counts[New], d.Counts[Gone]),
 		},

@@ -50,7 +50,7 @@ func TestDiffFindsPlantedRegression(t *testing.T) {
 	if err := Render(&b, d.Document(0), FormatText); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(b.String(), "old build unknown build, new build (devel) commit 0123456789ab+dirty go1.26.8") {
+	if !strings.Contains(b.String(), "old build unknown, new build commit 0123456789ab+dirty go1.26.8") {
 		t.Errorf("diff does not name the runs' builds:\n%s", b.String())
 	}
 	golden(t, "diff.txt", b.Bytes())

@@ -108,6 +108,7 @@ func (w *Writer) Write(r Row) error {
 	r.RunID = w.meta.RunID
 	r.RunStarted = w.meta.Started.UnixMilli()
 	r.SchemaVersion = SchemaVersion
+	validUTF8(&r)
 	if _, err := w.part.pw.Write([]Row{r}); err != nil {
 		return fmt.Errorf("results writer: %s row %d: %w", w.part.name, w.part.rows, err)
 	}

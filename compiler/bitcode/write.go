@@ -37,6 +37,7 @@ type printer struct {
 	kindRank map[string]int
 	locs     map[air.DebugLoc]*air.DINode
 	locRefs  map[*air.DINode][2]air.Metadata
+	mdLocs   map[locKey]*air.DINode // uniqued DILocations of the metadata, by contents
 	// stripDebug mirrors LLVM dropping debug info whose version is not current
 	stripDebug bool
 	loops      map[air.Metadata]air.Metadata

@@ -10,7 +10,8 @@ import (
 // Debug-info nodes the printer renders in LLVM's specialised syntax:
 // DIFile, DICompileUnit, DISubprogram (both layouts), DISubroutineType,
 // DIImportedEntity, DIModule and DILocation here, the types, variables,
-// scopes and expressions in write_di_types.go. Record layouts LLVM 19 would
+// scopes (DILexicalBlock, DILexicalBlockFile, DINamespace) and expressions
+// in write_di_types.go. Record layouts LLVM 19 would
 // upgrade (old expression versions, big-integer enumerators, ...) print as
 // "!DIKind(<not printed>)": a gap the oracle counts.
 

@@ -80,6 +80,8 @@ func diTypeSupported(n *air.DINode) bool {
 		return l == 3
 	case "DILexicalBlock":
 		return l == 5
+	case "DILexicalBlockFile":
+		return l == 4
 	case "DILocalVariable":
 		return l >= 8 && l <= 10
 	case "DINamespace":
@@ -117,7 +119,7 @@ func (p *printer) diTypeOperands(n *air.DINode) []air.Metadata {
 		return diRefs(n, 1, 2, 4, 6, 3, 9, 10, 12)
 	case "DIGlobalVariableExpression":
 		return diRefs(n, 1, 2)
-	case "DILexicalBlock":
+	case "DILexicalBlock", "DILexicalBlockFile":
 		return diRefs(n, 2, 1)
 	case "DILocalVariable":
 		t := localTag(n)
@@ -287,6 +289,10 @@ func (p *printer) diTypeBody(n *air.DINode, f *fieldPrinter) {
 		f.md("file", diRef(n, 2), true)
 		f.num("line", int64(diOp(n, 3)), true)
 		f.num("column", int64(diOp(n, 4)), true)
+	case "DILexicalBlockFile":
+		f.md("scope", diRef(n, 1), false)
+		f.md("file", diRef(n, 2), true)
+		f.num("discriminator", int64(diOp(n, 3)), false)
 	case "DILocalVariable":
 		t := localTag(n)
 		f.str("name", diString(n, 2+t), true)

@@ -97,10 +97,85 @@ func (p *printer) locNode(l *air.DebugLoc) air.Metadata {
 	if n, ok := p.locs[*l]; ok {
 		return n
 	}
+	// LLVM uniques DILocations: an instruction's location that equals a
+	// uniqued DILocation of the metadata block (one in loop metadata, say)
+	// is that node.
+	if p.mdLocs == nil {
+		p.mdLocs = p.indexMDLocations()
+	}
+	if n, ok := p.mdLocs[locKey{l.Line, l.Col, l.Scope, l.InlinedAt, l.Implicit}]; ok {
+		p.locs[*l] = n
+		return n
+	}
 	n := &air.DINode{Kind: "DILocation", Ops: []uint64{l.Line, l.Col}}
 	p.locs[*l] = n
 	p.locRefs[n] = [2]air.Metadata{l.Scope, l.InlinedAt}
 	return n
+}
+
+// locKey is a DILocation's contents, as LLVM uniques them.
+type locKey struct {
+	line, col        uint64
+	scope, inlinedAt air.Metadata
+	implicit         bool
+}
+
+// indexMDLocations finds the uniqued DILocation nodes of the module's
+// metadata (reachable from named metadata, attachments and metadata
+// operands of calls), by contents.
+func (p *printer) indexMDLocations() map[locKey]*air.DINode {
+	idx := map[locKey]*air.DINode{}
+	seen := map[air.Metadata]bool{}
+	var walk func(md air.Metadata)
+	walk = func(md air.Metadata) {
+		if md == nil || seen[md] {
+			return
+		}
+		seen[md] = true
+		switch n := md.(type) {
+		case *air.MDNode:
+			for _, o := range n.Ops {
+				walk(o)
+			}
+		case *air.DINode:
+			if n.Kind == "DILocation" && !n.Distinct && len(n.Refs) > 4 {
+				k := locKey{diOp(n, 1), diOp(n, 2), n.Refs[3], n.Refs[4], diOp(n, 5) != 0}
+				if _, ok := idx[k]; !ok {
+					idx[k] = n
+				}
+			}
+			for _, o := range n.Refs {
+				walk(o)
+			}
+		}
+	}
+	attached := func(att []air.Attachment) {
+		for _, a := range att {
+			walk(a.Node)
+		}
+	}
+	for _, nm := range p.m.NamedMD {
+		for _, n := range nm.Nodes {
+			walk(n)
+		}
+	}
+	for _, g := range p.m.Globals {
+		attached(g.Attached)
+	}
+	for _, f := range p.m.Functions {
+		attached(f.Attached)
+		for _, b := range f.Blocks {
+			for _, in := range b.Insts {
+				attached(in.Common().Attached)
+				for _, o := range operands(in) {
+					if mv, ok := o.(*air.MetadataValue); ok {
+						walk(mv.MD)
+					}
+				}
+			}
+		}
+	}
+	return idx
 }
 
 // mdRef prints a reference to metadata: !N for nodes, inline otherwise.

@@ -390,5 +390,6 @@ func (r *reader) finishModule() *Error {
 	}
 	r.m.Types = r.types
 	r.upgradeIntrinsics()
+	r.upgradeModuleFlags()
 	return nil
 }

@@ -17,7 +17,10 @@ import (
 //     (with an i32 alignment argument) become the four-argument form with
 //     align attributes on the pointer arguments; the new call has no tail
 //     marker and no metadata attachments (LLVM builds a fresh call), and the
-//     new declaration carries the intrinsic's parameter attributes.
+//     new declaration carries the intrinsic's parameter attributes;
+//   - a declaration of an intrinsic of intrinsicAttrs gets LLVM's own
+//     return and parameter attributes (llvm.assume's noundef, say), as
+//     LLVM replaces them whatever the bitcode gave.
 
 var typedMangling = regexp.MustCompile(`\.p([0-9]+)(i[0-9]+|f[0-9]+|f16|v[0-9]+[if][0-9]+|s_[^.]*s|a[0-9]+[if][0-9]+)`)
 
@@ -35,12 +38,6 @@ func (r *reader) upgradeIntrinsics() {
 		}
 		if nn := typedMangling.ReplaceAllString(f.Name, ".p$1"); nn != f.Name {
 			f.Name = nn
-			// the new declaration carries the intrinsic's own parameter attributes
-			for prefix, attrs := range intrinsicParamAttrs {
-				if strings.HasPrefix(nn, prefix) {
-					f.Attrs.Params = attrs
-				}
-			}
 			moved = append(moved, f)
 			continue
 		}
@@ -49,13 +46,58 @@ func (r *reader) upgradeIntrinsics() {
 	if len(moved) > 0 {
 		m.Functions = append(kept, moved...)
 	}
+	for _, f := range m.Functions {
+		if f.IsDeclaration() && strings.HasPrefix(f.Name, "llvm.") {
+			setIntrinsicAttrs(f)
+		}
+	}
 }
 
-// intrinsicParamAttrs are the parameter attributes LLVM declares these
-// remangled intrinsics with.
-var intrinsicParamAttrs = map[string][]air.AttrSet{
-	"llvm.lifetime.start.": {{{Kind: "immarg"}}, {{Kind: "nocapture"}}},
-	"llvm.lifetime.end.":   {{{Kind: "immarg"}}, {{Kind: "nocapture"}}},
+// intrinsicAttrs are the parameter attributes LLVM 19 declares these
+// intrinsics with (none on their results); TestIntrinsicAttrs checks each
+// against llvm-as-19. An entry without attributes is listed too: LLVM
+// drops whatever the bitcode gave.
+var intrinsicAttrs = map[string][]air.AttrSet{
+	"llvm.assume":         {{{Kind: "noundef"}}},
+	"llvm.lifetime.start": {{{Kind: "immarg"}}, {{Kind: "nocapture"}}},
+	"llvm.lifetime.end":   {{{Kind: "immarg"}}, {{Kind: "nocapture"}}},
+	"llvm.memcpy":         memParamAttrs["llvm.memcpy"],
+	"llvm.memmove":        memParamAttrs["llvm.memmove"],
+	"llvm.memset":         memParamAttrs["llvm.memset"],
+	"llvm.abs":            {nil, {{Kind: "immarg"}}},
+	"llvm.ctlz":           {nil, {{Kind: "immarg"}}},
+	"llvm.cttz":           {nil, {{Kind: "immarg"}}},
+	"llvm.ctpop":          nil, "llvm.fabs": nil, "llvm.fma": nil, "llvm.fmuladd": nil,
+	"llvm.fshl": nil, "llvm.fshr": nil, "llvm.maxnum": nil, "llvm.minnum": nil,
+	"llvm.smax": nil, "llvm.smin": nil, "llvm.umax": nil, "llvm.umin": nil, "llvm.expect": nil,
+}
+
+// overloadSuffix is the mangling of an intrinsic's overloaded types
+// (.p1, .i32, .f16, .bf16, .v4f32), so that llvm.memcpy.p0.p0.i64 is
+// llvm.memcpy and llvm.memcpy.inline.p0.p0.i64 is not.
+var overloadSuffix = regexp.MustCompile(`^(\.(p[0-9]+|i[0-9]+|bf16|f[0-9]+|v[0-9]+(i[0-9]+|bf16|f[0-9]+|p[0-9]+)))*$`)
+
+// setIntrinsicAttrs gives a declaration of a listed intrinsic LLVM's own
+// return and parameter attributes, as LLVM's reader replaces them
+// (UpgradeIntrinsicFunction sets Intrinsic::getAttributes). Function
+// attributes are kept: the oracle does not compare them and the
+// translation reads none.
+func setIntrinsicAttrs(f *air.Function) {
+	name := f.Name
+	for {
+		attrs, ok := intrinsicAttrs[name]
+		if ok && overloadSuffix.MatchString(f.Name[len(name):]) {
+			if len(attrs) <= len(f.Sig.Params) {
+				f.Attrs.Ret, f.Attrs.Params = nil, attrs
+			}
+			return
+		}
+		i := strings.LastIndexByte(name, '.')
+		if i <= len("llvm") {
+			return
+		}
+		name = name[:i]
+	}
 }
 
 // memParamAttrs are the parameter attributes LLVM declares the intrinsics with.
@@ -123,4 +165,54 @@ func upgradeMemCall(c *air.Call, nf *air.Function) *air.Call {
 	}
 	n.Attrs = air.AttributeList{Fn: c.Attrs.Fn, Ret: c.Attrs.Ret, Params: params, Group: -1}
 	return n
+}
+
+// upgradeModuleFlags rewrites the behaviour of the module flags LLVM 19's
+// reader upgrades (UpgradeModuleFlags), each flag an !{i32 behaviour,
+// !"key", value} of !llvm.module.flags: "PIC Level" from Error (1) or Max
+// (7) to Min (8), "PIE Level" from Error to Max, and
+// "branch-target-enforcement" and "sign-return-address*" from Error to
+// Min. The flag becomes a new node in the list, as in LLVM. The
+// Objective-C flags LLVM also rewrites are not mirrored (Metal has none).
+func (r *reader) upgradeModuleFlags() {
+	nm := r.m.NamedMetadata("llvm.module.flags")
+	if nm == nil {
+		return
+	}
+	for i, md := range nm.Nodes {
+		n, ok := md.(*air.MDNode)
+		if !ok || len(n.Ops) != 3 {
+			continue
+		}
+		key, ok1 := air.StringOp(n, 1)
+		b, ok2 := air.IntOp(n, 0)
+		if !ok1 || !ok2 {
+			continue
+		}
+		to := flagUpgrade(key, b)
+		if to == b {
+			continue
+		}
+		old := n.Ops[0].(*air.MDValue).Value.(*air.ConstInt)
+		nm.Nodes[i] = &air.MDNode{Ops: []air.Metadata{&air.MDValue{Value: &air.ConstInt{Typ: old.Typ, Bits: uint64(to)}}, n.Ops[1], n.Ops[2]}}
+	}
+}
+
+// The module flag behaviours.
+const (
+	flagError = 1
+	flagMax   = 7
+	flagMin   = 8
+)
+
+func flagUpgrade(key string, b int64) int64 {
+	switch {
+	case key == "PIC Level" && (b == flagError || b == flagMax):
+		return flagMin
+	case key == "PIE Level" && b == flagError:
+		return flagMax
+	case (key == "branch-target-enforcement" || strings.HasPrefix(key, "sign-return-address")) && b == flagError:
+		return flagMin
+	}
+	return b
 }

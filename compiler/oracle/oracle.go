@@ -151,6 +151,10 @@ func Normalise(text, inputPath string) []string {
 		}
 		res = append(res, l)
 	}
+	// and a blank line at the end where the section was the module's last
+	for len(res) > 0 && res[len(res)-1] == "" {
+		res = res[:len(res)-1]
+	}
 	return res
 }
 

@@ -31,6 +31,8 @@ func TestCompare(t *testing.T) {
 		{"ours shorter", "a\n", "a\nb\n", false, 2},
 		{"theirs shorter", "a\nb\n", "a\n", false, 2},
 		{"kept source_filename", "", "source_filename = \"other\"\n", false, 1},
+		{"attributes section last", "declare void @f()\n", "declare void @f() #0\n\nattributes #0 = { nounwind }\n", true, 0},
+		{"blank line not at the end", "a\nb\n", "a\n\nb\n", false, 2},
 	}
 	for _, c := range cases {
 		v := Compare(c.ours, c.theirs, "in.bc")

@@ -103,7 +103,7 @@ func defineOp(d declaration) (string, error) {
 		return textureOp(d)
 	case strings.Contains(n, "barrier") || strings.HasPrefix(n, "air.fence"):
 		return "", notJudgeable(KindBarrier, n, "%s synchronises threads, which a serial CPU run cannot imitate", n)
-	case strings.HasPrefix(n, "air.simd") || strings.HasPrefix(n, "air.quad"):
+	case strings.HasPrefix(n, "air.simd") || strings.HasPrefix(n, "air.quad") || strings.HasPrefix(n, "air.is_uniform"):
 		return "", notJudgeable(KindSIMDGroup, n, "%s works across a SIMD-group, whose width is the device's", n)
 	case strings.HasPrefix(n, "air.atomic.local"):
 		return "", notJudgeable(KindThreadgroupMemory, n, "%s works on threadgroup memory", n)

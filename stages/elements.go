@@ -95,6 +95,28 @@ func (k wordKind) isNaN(v uint32) bool {
 	return false
 }
 
+// nonFiniteDiffer reports whether every value where words a (the
+// reference's) and b differ is, in a, a NaN or an infinity.
+func (k wordKind) nonFiniteDiffer(a, b uint32) bool {
+	switch k {
+	case wordFloat:
+		return a&0x7f800000 == 0x7f800000
+	case wordHalf, wordBFloat:
+		exp := uint16(0x7c00)
+		if k == wordBFloat {
+			exp = 0x7f80
+		}
+		la, lb := lanes(a), lanes(b)
+		for i := range la {
+			if la[i] != lb[i] && !k.sameValue(uint32(la[i]), uint32(lb[i])) && la[i]&exp != exp {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
 // sameValue reports whether two words hold the same values of the kind: bit
 // for bit, except that a NaN equals any NaN lane by lane (IEEE 754, Metal
 // and Vulkan leave a NaN result's sign and payload open).

@@ -65,6 +65,12 @@ func typedResult(typeName string, denormsDisabled bool, want ...uint32) *cpuref.
 		Outputs: []cpuref.Data{{Index: 0, Bytes: buf}}}
 }
 
+// fastMath marks a reference's kernel as compiled with nnan/ninf.
+func fastMath(r *cpuref.Result) *cpuref.Result {
+	r.Kernel.NoNaNsOrInfs = true
+	return r
+}
+
 func words(ws ...uint32) map[int][]byte {
 	b := make([]byte, 4*len(ws))
 	for i, w := range ws {
@@ -93,6 +99,11 @@ func TestCompareTyped(t *testing.T) {
 		{"denormal flushed, denormals disabled", typedResult("float", true, 0x00000001, 1), words(0, 1), pipeline.Passed, "denormals_flushed", "1"},
 		{"denormal flushed, denormals allowed", typedResult("float", false, 0x00000001, 1), words(0, 1), pipeline.Failed, "compared_as", "float"},
 		{"struct buffer bit for bit", typedResult("Uniforms", true, 0x00000001, 1), words(0, 1), pipeline.Failed, "compared_as", "bits"},
+		{"fast math, reference NaN", fastMath(typedResult("float", false, 0xffc00000, 1)), words(0xff800000, 1), pipeline.Unjudged, "fast_math_undefined_words", "1"},
+		{"fast math, reference inf in a half lane", fastMath(typedResult("half2", false, 0x3c007c00, 1)), words(0x3c007bff, 1), pipeline.Unjudged, "fast_math_undefined_words", "1"},
+		{"fast math, a finite half lane differs too", fastMath(typedResult("half2", false, 0x3c007c00, 1)), words(0x3c017bff, 1), pipeline.Failed, "compared_as", "half"},
+		{"fast math, finite word differs", fastMath(typedResult("float", false, 0xffc00000, 2)), words(0xff800000, 3), pipeline.Failed, "compared_as", "float"},
+		{"no fast math, reference NaN", typedResult("float", false, 0xffc00000, 1), words(0xff800000, 1), pipeline.Failed, "compared_as", "float"},
 	} {
 		r := compare(tc.ref, tc.got)
 		if r.Status != tc.status {

@@ -58,6 +58,12 @@ const (
 	// (fast math) op by op. No reference can judge them; the detail is the
 	// first such word.
 	CodeEmulatorContraction = "emulator/contraction-dependent"
+	// CodeEmulatorFastMathUndefined (unjudged): the output differs from the
+	// reference only at words the reference computed as a NaN or an
+	// infinity, in a module compiled with fast math (nnan/ninf: the compiler
+	// may assume neither arises, so the AIR fixes no value there on these
+	// inputs). The detail is the first such word.
+	CodeEmulatorFastMathUndefined = "emulator/fast-math-undefined"
 )
 
 // EmulatorOptions configure the emulator stage.
@@ -593,7 +599,8 @@ func driverResult(call string, err error) pipeline.Result {
 // with float output words within ULPBound of the reference's; its data says
 // how many words needed the bound and the largest distance seen.
 func compare(ref *cpuref.Result, got map[int][]byte) pipeline.Result {
-	words, changed, typed, nanPayloads, flushed := 0, 0, 0, 0, 0
+	words, changed, typed, nanPayloads, flushed, undefined := 0, 0, 0, 0, 0, 0
+	firstUndefined, undefinedMsg := "", ""
 	tol := toleranceFor(ref)
 	for i, want := range ref.Outputs {
 		in := ref.Inputs[i].Bytes
@@ -623,6 +630,12 @@ func compare(ref *cpuref.Result, got map[int][]byte) pipeline.Result {
 			case kind == wordFloat && tol.accepts(a, b):
 			case kind == wordFloat && ref.Kernel.DenormsDisabled && flushedDenormal(a, b):
 				flushed++
+			case ref.Kernel.NoNaNsOrInfs && kind.nonFiniteDiffer(a, b):
+				if undefined == 0 {
+					firstUndefined = wordName(ref, want.Index, w)
+					undefinedMsg = fmt.Sprintf("expected %s got %s", kind.show(a), kind.show(b))
+				}
+				undefined++
 			default:
 				far := ""
 				if kind == wordFloat {
@@ -635,6 +648,12 @@ func compare(ref *cpuref.Result, got map[int][]byte) pipeline.Result {
 				return r
 			}
 		}
+	}
+	if undefined > 0 {
+		r := pipeline.UnjudgedBecause(fmt.Sprintf("%d words differ, each where the reference computed a NaN or an infinity in a module compiled with fast math (nnan/ninf), which lets the compiler assume neither arises: the AIR fixes no value there on these inputs; first %s: %s", undefined, firstUndefined, undefinedMsg))
+		r.Code, r.Detail = CodeEmulatorFastMathUndefined, firstUndefined
+		r.Data = map[string]string{"fast_math_undefined_words": strconv.Itoa(undefined)}
+		return r
 	}
 	if changed == 0 {
 		r := pipeline.UnjudgedBecause(fmt.Sprintf("neither the reference nor the device changed any of the %d words: the kernel wrote nothing on these inputs, so nothing was compared", words))

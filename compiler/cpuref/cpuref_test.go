@@ -429,3 +429,21 @@ func TestMetalSign(t *testing.T) {
 		}
 	}
 }
+
+func TestAssumesFinite(t *testing.T) {
+	for _, c := range []struct {
+		line string
+		want bool
+	}{
+		{"  %3 = fmul fast float %1, %2", true},
+		{"  %3 = fadd nnan ninf float %1, %2", true},
+		{"  %3 = fcmp ninf olt float %1, %2", true},
+		{"  %3 = fmul float %1, %2", false},
+		{`attributes #0 = { "no-nans-fp-math"="true" }`, false},
+		{"; fast comment", false},
+	} {
+		if got := assumesFinite(parseText(c.line + "\n")); got != c.want {
+			t.Errorf("%q: %v, want %v", c.line, got, c.want)
+		}
+	}
+}

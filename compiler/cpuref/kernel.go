@@ -18,6 +18,11 @@ type Kernel struct {
 	// DenormsDisabled is the module's air.compile.denorms_disable: the
 	// reference then flushes denormals to zero, as Metal does.
 	DenormsDisabled bool
+	// NoNaNsOrInfs is set when an instruction of the module carries the
+	// fast, nnan or ninf flag (Metal's fast math): the compiler may assume
+	// no NaN or infinity arises there, so an output the reference computes
+	// as a NaN or an infinity is not fixed by the AIR on these inputs.
+	NoNaNsOrInfs bool `json:",omitempty"`
 	// Outputs are a vertex function's outputs, in order (their slots in OutputBuffer).
 	Outputs []VertexOutput `json:",omitempty"`
 	// Stage is "fragment" or "vertex", "" for a compute kernel.
@@ -195,6 +200,7 @@ func newKernel(t *textModule, entry, stage string, node []string) (*Kernel, erro
 			k.DenormsDisabled = true
 		}
 	}
+	k.NoNaNsOrInfs = assumesFinite(t)
 	k.Params = make([]Param, len(fn.Params))
 	for i, ty := range fn.Params {
 		k.Params[i] = Param{Type: ty}
@@ -366,4 +372,22 @@ func (k *Kernel) addBuffer(p *Param, n int, arg []string, entry string) error {
 	p.Buffer = b.Index
 	k.Buffers = append(k.Buffers, b)
 	return nil
+}
+
+// assumesFinite reports whether an instruction of the module carries a
+// fast-math flag that lets the compiler assume finite, non-NaN values
+// (fast, nnan, ninf): LLVM makes such an instruction's result poison when an
+// operand or the result is a NaN or an infinity.
+func assumesFinite(t *textModule) bool {
+	for _, l := range t.lines {
+		if !strings.HasPrefix(l, "  ") {
+			continue
+		}
+		for _, flag := range []string{" fast ", " nnan ", " ninf "} {
+			if strings.Contains(l, flag) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -22,14 +22,15 @@ archive's entries. With FUNCTION, only that function (by name or index).
 
 Examples:
   airpipe inspect default.metallib
-  airpipe inspect --json default.metallib | jq '.functions[].name'
+  airpipe inspect --format json default.metallib | jq '.functions[].name'
   airpipe inspect default.metallib blit_vs
   airpipe inspect --ll default.metallib blit_vs     # the module as LLVM text (our own reader)
   airpipe inspect --spirv -o blit.spv default.metallib blit_vs   # SPIR-V disassembly + reflection`
 
 func inspectCmd(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("inspect", "inspect [--json | --ll | --spirv [-o FILE.spv]] FILE [FUNCTION]", inspectDescription, stdout)
-	asJSON := fs.Bool("json", false, "print JSON instead of text")
+	fs := newFlags("inspect", "inspect [--format text|json | --ll | --spirv [-o FILE.spv]] FILE [FUNCTION]", inspectDescription, stdout)
+	asJSON := new(bool)
+	jsonFormatFlag(fs, asJSON, "output format: text or json")
 	asLL := fs.Bool("ll", false, "print FUNCTION's module as LLVM text, read by airpipe's own bitcode reader")
 	asSPIRV := fs.Bool("spirv", false, "translate FUNCTION to SPIR-V and print its disassembly (spirv-dis) and reflection")
 	spvOut := fs.StringP("output", "o", "", "with --spirv: also write the SPIR-V binary to this file")

@@ -38,7 +38,7 @@ errors and unreadable paths.
 
 Examples:
   airpipe run --out results ../shared/corpus
-  airpipe run --jobs 8 --stage-jobs container=2 --timeout 2m --json lib.metallib
+  airpipe run --jobs 8 --stage-jobs container=2 --timeout 2m --format json lib.metallib
   airpipe run --stages container --progress plain ~/firmware/rootfs`
 
 // runOptions are the flags of 'airpipe run'.
@@ -77,11 +77,11 @@ func bindRunFlags(fs *pflag.FlagSet, o *runOptions) {
 	fs.StringVar(&o.stages, "stages", "all", "comma-separated stages to run (a prefix of the stage list)")
 	fs.StringSliceVar(&o.skipStages, "skip-stages", nil, "stages to exclude while running the ones after them (status skipped; stage_reached stops there), e.g. emulator on a GPU host without lavapipe")
 	fs.DurationVar(&o.timeout, "timeout", time.Minute, "per-module, per-stage timeout (0: none)")
-	fs.BoolVar(&o.jsonOut, "json", false, "print the summary as JSON")
+	jsonFormatFlag(fs, &o.jsonOut, "summary format: text or json")
 	fs.Int64Var(&o.maxFileSize, "max-file-size", stages.DefaultMaxFileSize, "largest library file read, in bytes")
 	fs.Int64Var(&o.maxScanSize, "max-scan-size", stages.DefaultMaxScanSize, "largest other file (Mach-O, dyld cache, ...) scanned for embedded libraries and bare modules, in bytes; 0 turns scanning off")
 	fs.StringVar(&o.firmwareCache, "firmware-cache", defaultFirmwareCache(), "where files extracted from .ipsw firmware are kept (content-addressed, reused); empty: do not open .ipsw files")
-	fs.StringVar(&o.progress, "progress", "auto", "progress display: auto (bars on a terminal, lines otherwise), bar, plain, none")
+	choiceFlag(fs, &o.progress, "progress", "auto", []string{"auto", "bar", "plain", "none"}, "progress display: auto (bars on a terminal, lines otherwise), bar, plain, none")
 	fs.StringVar(&o.runID, "run-id", "", "run id (default: UTC time plus a random suffix); shards of one run share it")
 	fs.StringVar(&o.cacheDir, "cache", pipeline.DefaultCacheDir(), "persistent cache of stage outcomes (keyed by bitcode SHA-256, stage versions, tool fingerprints)")
 	fs.BoolVar(&o.noCache, "no-cache", false, "neither read nor write the cache")

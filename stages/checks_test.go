@@ -41,6 +41,29 @@ func TestCheckInterfaceResources(t *testing.T) {
 	}
 }
 
+// TestCheckInterfaceViewShapes: an image the SPIR-V declares in another
+// shape than the reference's texture (a cube read as a 2D array of faces, a
+// multisampled image) is set aside by name, never bound as a wrong view.
+func TestCheckInterfaceViewShapes(t *testing.T) {
+	k := &cpuref.Kernel{Textures: []cpuref.Texture{{Index: 1, Access: "read", Dim: "cube"}, {Index: 2, Access: "sample", Dim: "2d"}}}
+	for _, c := range []struct {
+		name   string
+		b      translate.Binding
+		ok     bool
+		detail string
+	}{
+		{"cube as cube", translate.Binding{Binding: textureBinding + 1, Kind: "sampled-image", Dim: "Cube"}, true, ""},
+		{"cube as 2D array", translate.Binding{Binding: textureBinding + 1, Kind: "sampled-image", Dim: "2D", Arrayed: true}, false, "texture view 2D array of a cube"},
+		{"2D as 2D", translate.Binding{Binding: textureBinding + 2, Kind: "sampled-image", Dim: "2D"}, true, ""},
+		{"2D as multisampled", translate.Binding{Binding: textureBinding + 2, Kind: "sampled-image", Dim: "2D", Multisampled: true}, false, "texture view 2D multisampled of a 2d"},
+	} {
+		r, ok := checkInterface([]translate.Binding{c.b}, k)
+		if ok != c.ok || !ok && (r.Status != pipeline.Unjudged || r.Code != CodeEmulatorNotImplemented || r.Detail != c.detail) {
+			t.Errorf("%s: ok %v (%s %s %q), want %v %q", c.name, ok, r.Status, r.Code, r.Detail, c.ok, c.detail)
+		}
+	}
+}
+
 // TestDepthChecks: a reference depth outside [0, 1] (or NaN) is found and
 // named; a draw that brought no depth back is a mismatch, not a pass.
 func TestDepthChecks(t *testing.T) {

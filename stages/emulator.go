@@ -572,13 +572,52 @@ func checkInterface(bs []translate.Binding, k *cpuref.Kernel) (pipeline.Result, 
 	for _, i := range k.Samplers {
 		known[samplerBinding+i] = "sampler"
 	}
+	shape := map[int]string{} // the reference's texture shape, by binding
+	for _, t := range k.Textures {
+		if t.Writable() {
+			shape[storageTextureBinding+t.Index] = t.Dim
+		} else {
+			shape[textureBinding+t.Index] = t.Dim
+		}
+	}
 	for _, b := range bs {
 		if b.Set != 0 || known[b.Binding] == "" || known[b.Binding] != b.Kind {
 			return pipeline.Fail(CodeEmulatorInterface, fmt.Sprintf("set %d binding %d", b.Set, b.Binding),
 				fmt.Sprintf("the SPIR-V declares a %s at set %d binding %d (%s), which is not one of the AIR entry point's buffers", b.Kind, b.Set, b.Binding, b.Metal)), false
 		}
+		if r, ok := viewShapeMatches(b, shape[b.Binding]); !ok {
+			return r, false
+		}
 	}
 	return pipeline.Result{}, true
+}
+
+// viewShapeMatches checks that an image binding's declared shape (the
+// SPIR-V's Dim, Arrayed and MS) is the view the harness makes for the
+// reference's texture shape. A translation may declare a Metal texture as
+// another shape (a read-only cube as the 2D array of its faces, ABI.md); the
+// harness then cannot bind a view the shader reads as the reference does,
+// and the module is unjudged, naming the shape — never a mismatch.
+func viewShapeMatches(b translate.Binding, refShape string) (pipeline.Result, bool) {
+	if refShape == "" || b.Dim == "" {
+		return pipeline.Result{}, true
+	}
+	want, known := textureDims[refShape]
+	got, err := device.TextureDimOf(b.Dim, b.Arrayed)
+	if known && err == nil && got == want && !b.Multisampled {
+		return pipeline.Result{}, true
+	}
+	declared := b.Dim
+	if b.Arrayed {
+		declared += " array"
+	}
+	if b.Multisampled {
+		declared += " multisampled"
+	}
+	r := pipeline.UnjudgedBecause(fmt.Sprintf("the SPIR-V declares %s (binding %d) as a %s image where the reference gives a %s texture: the harness binds views of the reference's shape only",
+		b.Metal, b.Binding, declared, refShape))
+	r.Code, r.Detail = CodeEmulatorNotImplemented, "texture view "+declared+" of a "+refShape
+	return r, false
 }
 
 func driverResult(call string, err error) pipeline.Result {

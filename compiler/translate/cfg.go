@@ -177,17 +177,18 @@ func (p *cfgPlan) cloneShared(c int, construct map[int]bool, b int, f *cfgFacts,
 // maxLoopExits bounds the exits a dispatch node may join.
 const maxLoopExits = 16
 
-// dispatch routes every exit edge of loop l through one new node that
-// branches to the exit taken, so the loop has a single exit (its merge).
-func (p *cfgPlan) dispatch(l *loopInfo, exits []int, f *cfgFacts) {
+// dispatch routes every edge from body into exits through one new node that
+// branches to the exit taken, so that a loop has a single exit (its merge)
+// or a selection a single merge.
+func (p *cfgPlan) dispatch(body map[int]bool, exits []int, f *cfgFacts) {
 	d := len(p.succ)
 	p.succ = append(p.succ, append([]int(nil), exits...))
 	ev := cfgSplit{node: d, target: -1, targets: exits}
 	// A conditional branch whose both targets are exits becomes a plain
 	// branch to the dispatch; which exit it took is a select on its condition.
-	for b := range l.body {
+	for b := range body {
 		s := p.succ[b]
-		if len(s) == 2 && s[0] != s[1] && !l.body[s[0]] && !l.body[s[1]] {
+		if len(s) == 2 && s[0] != s[1] && contains(exits, s[0]) && contains(exits, s[1]) {
 			if p.folded == nil {
 				p.folded = map[int][2]int{}
 			}
@@ -197,7 +198,7 @@ func (p *cfgPlan) dispatch(l *loopInfo, exits []int, f *cfgFacts) {
 	for _, e := range exits {
 		var preds []int
 		for _, q := range f.preds[e] {
-			if l.body[q] {
+			if body[q] {
 				preds = append(preds, q)
 				for i, s := range p.succ[q] {
 					if s == e {
@@ -433,7 +434,7 @@ func (p *cfgPlan) try() (bool, error) {
 			}
 			exits := append([]int(nil), l.exits...)
 			sort.Slice(exits, func(i, j int) bool { return f.rpoNum[exits[i]] < f.rpoNum[exits[j]] })
-			p.dispatch(l, exits, f)
+			p.dispatch(l.body, exits, f)
 			return false, nil
 		}
 		for _, s := range p.succ[l.latches[0]] {
@@ -506,11 +507,17 @@ func (p *cfgPlan) try() (bool, error) {
 			continue
 		}
 		if claimed[m] || !f.dominates(b, m) {
+			if p.breaksEnclosing(b, f, loops, loopOf) {
+				continue // a plain branch: one arm leaves the enclosing selection
+			}
 			construct := p.reachBefore(b, m, false, loops, loopOf)
 			var inner []int
-			for c := range construct {
+			for _, c := range sortedKeys(construct) {
 				if !f.dominates(b, c) {
 					if p.cloneShared(c, construct, b, f, loops, loopOf) {
+						return false, nil
+					}
+					if p.selectionDispatch(b, construct, f, loops, loopOf) {
 						return false, nil
 					}
 					return false, &cfgError{"unstructured selection (shared arm)"}
@@ -531,6 +538,86 @@ func (p *cfgPlan) try() (bool, error) {
 	}
 	p.order = f.rpo
 	return true, nil
+}
+
+// selectionDispatch gives selection b, whose construct holds blocks that
+// b does not dominate (arms shared with blocks outside it), one merge: every
+// edge from a block b dominates to a block outside that set (the shared
+// arms and b's old merge) enters one dispatch node, dominated by b, that
+// branches on which edge was taken. Breaks and continues of b's loop stay.
+// It returns false when the edges cannot be dispatched.
+func (p *cfgPlan) selectionDispatch(b int, construct map[int]bool, f *cfgFacts, loops map[int]*loopInfo, loopOf []int) bool {
+	L, latch := loopOf[b], -1
+	if L >= 0 {
+		latch = loops[L].latches[0]
+	}
+	body := map[int]bool{}
+	for x := range construct {
+		if x != latch && f.dominates(b, x) {
+			body[x] = true
+		}
+	}
+	var exits []int
+	fromOthers := false
+	for _, x := range sortedKeys(body) {
+		var outs []int
+		for _, s := range p.succ[x] {
+			if body[s] || s == latch || L >= 0 && (!loops[L].body[s] || s == L) {
+				continue
+			}
+			if !contains(outs, s) {
+				outs = append(outs, s)
+			}
+			fromOthers = fromOthers || x != b
+			if !contains(exits, s) {
+				exits = append(exits, s)
+			}
+		}
+		if len(outs) > 2 || len(outs) == 2 && len(p.succ[x]) != 2 {
+			return false
+		}
+	}
+	if len(exits) < 2 || len(exits) > maxLoopExits || !fromOthers {
+		return false // nothing to join, or only b's own edges (no progress)
+	}
+	sort.Slice(exits, func(i, j int) bool { return f.rpoNum[exits[i]] < f.rpoNum[exits[j]] })
+	p.dispatch(body, exits, f)
+	return true
+}
+
+func sortedKeys(m map[int]bool) []int {
+	out := make([]int, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Ints(out)
+	return out
+}
+
+// breaksEnclosing reports whether two-way branch b can stay a plain
+// conditional branch, no selection of its own: one of its targets is the
+// merge of the innermost selection construct containing b, a structured exit
+// of that construct (the `a || b` shape, whose second test branches both
+// into the shared arm and past it).
+func (p *cfgPlan) breaksEnclosing(b int, f *cfgFacts, loops map[int]*loopInfo, loopOf []int) bool {
+	if len(p.succ[b]) != 2 || p.succ[b][0] == p.succ[b][1] {
+		return false
+	}
+	for h := f.idom[b]; h >= 0; h = f.idom[h] {
+		if h != loopOf[b] && loopOf[h] != loopOf[b] {
+			return false
+		}
+		if m, ok := p.selMerge[h]; ok && m >= 0 && p.reachBefore(h, m, false, loops, loopOf)[b] {
+			return contains(p.succ[b], m)
+		}
+		if h == loopOf[b] {
+			return false // the innermost construct is b's loop
+		}
+		if f.idom[h] == h {
+			return false
+		}
+	}
+	return false
 }
 
 // verify checks the plan against the structured-control-flow rules the

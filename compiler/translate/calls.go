@@ -37,6 +37,13 @@ type funcState struct {
 	edgeSel map[int]spirv.ID
 	// isEntry is set while the entry function itself is emitted.
 	isEntry bool
+	// cross are the values demoted to variables and phiLoads their phi
+	// operands loaded in predecessors (valueflow.go); curBlock is the LLVM
+	// block being emitted while emitting is set.
+	cross    map[air.Value]*crossing
+	phiLoads map[phiLoadKey]spirv.ID
+	curBlock int
+	emitting bool
 }
 
 // callDefined lowers a call to a function with a body.

@@ -53,6 +53,21 @@ func randomKernel(succ [][]int) (*air.Module, air.EntryPoint) {
 			phis[i].Incoming = append(phis[i].Incoming, air.Incoming{Value: v, Block: fn.Blocks[q]})
 		}
 	}
+	// Every reachable block also computes a value from its immediate
+	// dominator's value (an SSA use across blocks that no phi carries), so
+	// that structuring must keep definitions dominating their uses.
+	rpo, rpoNum := reversePostorder(succ, 0)
+	idom := dominators(rpo, rpoNum, preds)
+	vals := make([]air.Value, len(succ))
+	for _, i := range rpo {
+		var x air.Value = arg
+		if i > 0 && idom[i] >= 0 {
+			x = vals[idom[i]]
+		}
+		add := &air.BinOp{InstBase: air.InstBase{Typ: i32, Parent: fn.Blocks[i]}, Op: air.OpAdd, X: x, Y: &air.ConstInt{Typ: i32, Bits: uint64(i)}}
+		fn.Blocks[i].Insts = append(fn.Blocks[i].Insts, add)
+		vals[i] = add
+	}
 	for i, s := range succ {
 		bl := fn.Blocks[i]
 		switch len(s) {

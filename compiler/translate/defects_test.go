@@ -3,6 +3,7 @@ package translate
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/airpipe/airpipe/compiler/spirv"
@@ -29,5 +30,31 @@ func TestConstructionDefects(t *testing.T) {
 				t.Fatal(err)
 			}
 		})
+	}
+}
+
+// TestValueFlowContract: a loop with a return inside it is structured with a
+// dispatch node, after which the exit blocks are no longer dominated by the
+// blocks whose values they use. Demoted, those values validate; left in
+// registers (the check switched off), spirv-val rejects the dominance.
+func TestValueFlowContract(t *testing.T) {
+	needValidator(t)
+	succ := [][]int{{1}, {2, 4}, {3, 5}, {1}, {}, {}}
+	m, ep := randomKernel(succ)
+	for _, keep := range []bool{false, true} {
+		out, err := translate(m, ep, options{keepCrossing: keep})
+		if err != nil {
+			t.Fatalf("keepCrossing %v: %v", keep, err)
+		}
+		err = spirv.Validate(context.Background(), out.SPIRV)
+		var ve *spirv.ValidationError
+		switch {
+		case !keep && err != nil:
+			t.Fatalf("demoted: %v", err)
+		case keep && !errors.As(err, &ve):
+			t.Fatalf("values left in registers: want a dominance rejection, got %v", err)
+		case keep && !strings.Contains(ve.Output, "does not dominate"):
+			t.Fatalf("values left in registers: %s", firstErrorLine(ve.Output))
+		}
 	}
 }

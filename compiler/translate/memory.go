@@ -110,6 +110,9 @@ func (t *translator) rootOf(v air.Value) *root {
 
 // ptr returns the pointer an operand denotes.
 func (t *translator) ptr(v air.Value) pointer {
+	if id, ok := t.loadCrossing(v); ok {
+		return pointer{root: t.rootOf(v), dyn: id, off: id}
+	}
 	if p, ok := t.ptrs[v]; ok {
 		return p
 	}

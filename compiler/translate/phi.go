@@ -167,7 +167,10 @@ func (t *translator) patchPhis() {
 		for _, q := range preds[pp.node] {
 			src, ok := pp.slot.in[q]
 			var id spirv.ID
+			ld, loaded := t.phiLoads[phiLoadKey{pp.slot, q}]
 			switch {
+			case loaded:
+				id = ld
 			case !ok:
 				id = t.b.Undef(t.phiType(pp.slot.phi))
 			case src.slot != nil:

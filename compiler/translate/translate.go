@@ -31,6 +31,9 @@ type options struct {
 	// dropMerges leaves out every merge instruction, so that tests can see
 	// the validator reject unstructured output.
 	dropMerges bool
+	// keepCrossing leaves values whose uses the plan no longer dominates in
+	// registers, so that tests can see the validator reject them.
+	keepCrossing bool
 }
 
 func translate(m *air.Module, ep air.EntryPoint, opts options) (*Output, error) {
@@ -180,13 +183,17 @@ func (t *translator) emitBody(fn *air.Function) {
 		} else {
 			t.miss.add(CodeUnsupportedCFG, err.Error())
 		}
-		// Still walk every instruction so every other missing feature is found.
+		// Still walk every reachable instruction so every other missing
+		// feature is found, in reverse post-order so that definitions come
+		// before their uses.
 		plan = &cfgPlan{succ: succ, orig: len(succ), loops: map[int]*loopPlan{}, selMerge: map[int]int{}}
-		for i := range succ {
-			plan.order = append(plan.order, i)
-		}
+		plan.order, _ = reversePostorder(succ, 0)
 	}
 	t.plan = plan
+	t.cross, t.phiLoads = nil, nil
+	if err == nil && !t.opts.keepCrossing {
+		t.planValueFlow(fn)
+	}
 	n := len(plan.succ)
 	t.entryLabel = make([]spirv.ID, n)
 	t.exitLabel = make([]spirv.ID, n)
@@ -210,6 +217,7 @@ func (t *translator) emitBody(fn *air.Function) {
 	}
 	for _, node := range plan.order {
 		t.f.Label(t.entryLabel[node])
+		t.curBlock, t.emitting = t.blockOf(node), true
 		var restore func()
 		if node >= plan.orig && t.blockOf(node) >= 0 {
 			// A copy of a block: its values (phis included) get their own ids.
@@ -235,17 +243,25 @@ func (t *translator) emitBody(fn *air.Function) {
 			continue
 		}
 		bl := fn.Blocks[t.blockOf(node)]
+		for _, in := range bl.Insts {
+			if p, ok := in.(*air.Phi); ok {
+				t.storeCrossing(p) // a demoted phi (valueflow.go)
+			}
+		}
 		for _, in := range bl.Insts[:len(bl.Insts)-1] {
 			if _, ok := in.(*air.Phi); ok {
 				continue
 			}
 			t.inst(in)
+			t.storeCrossing(in)
 		}
+		t.loadPhiOperands(node)
 		t.terminator(node, bl.Insts[len(bl.Insts)-1], freshLabel)
 		if restore != nil {
 			restore()
 		}
 	}
+	t.emitting = false
 	for _, id := range fresh {
 		t.f.Label(id)
 		t.f.Emit(spirv.OpUnreachable)

@@ -59,6 +59,9 @@ func (t *translator) typ(ty air.Type) spirv.ID {
 
 // value returns the SPIR-V id of a non-pointer value.
 func (t *translator) value(v air.Value) spirv.ID {
+	if id, ok := t.loadCrossing(v); ok {
+		return id
+	}
 	if id, ok := t.vals[v]; ok {
 		return id
 	}

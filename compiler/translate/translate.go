@@ -354,19 +354,31 @@ func (t *translator) terminator(node int, in air.Instruction, fresh func() spirv
 		t.f.Emit(spirv.OpBranchConditional, uint32(c), uint32(t.entryLabel[succ[0]]), uint32(t.entryLabel[succ[1]]))
 	case *air.Switch:
 		it, ok := in.Cond.Type().(*air.IntType)
-		if !ok || it.Bits > 32 {
+		if !ok || it.Bits > 64 {
 			t.miss.addf(CodeUnhandledInstruction, "switch on %s", in.Cond.Type())
 			t.f.Emit(spirv.OpUnreachable)
 			return
 		}
 		c := t.value(in.Cond)
-		if it.Bits < 32 {
+		switch {
+		case it.Bits == 1:
+			c = t.f.Op(spirv.OpSelect, t.u32, c, t.b.ConstantU32(1), t.b.ConstantU32(0))
+		case it.Bits < 32:
 			c = t.f.Op(spirv.OpUConvert, t.u32, c)
 		}
 		selection()
 		ops := []uint32{uint32(c), uint32(t.entryLabel[succ[0]])}
 		for i, cs := range in.Cases {
-			ops = append(ops, uint32(cs.Value.Bits), uint32(t.entryLabel[succ[i+1]]))
+			v := cs.Value.Bits
+			if it.Bits < 64 {
+				v &= 1<<uint(it.Bits) - 1 // the selector was widened unsigned
+			}
+			// A 64-bit selector takes 64-bit literals, low word first.
+			ops = append(ops, uint32(v))
+			if it.Bits == 64 {
+				ops = append(ops, uint32(v>>32))
+			}
+			ops = append(ops, uint32(t.entryLabel[succ[i+1]]))
 		}
 		t.f.Emit(spirv.OpSwitch, ops...)
 	case *air.Ret:

@@ -16,6 +16,7 @@ func TestConstructionDefects(t *testing.T) {
 	for _, name := range []string{
 		"defect_alloca_callee", // a callee used its caller's Function variable
 		"defect_switch_widths", // switch on i64 / i16 / i1 selectors
+		"bfloat_round",         // bfloat values, memory, arithmetic and rounding
 	} {
 		t.Run(name, func(t *testing.T) {
 			m, ep := fixtureEntry(t, name+".ll")

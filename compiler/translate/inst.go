@@ -14,6 +14,12 @@ func (t *translator) inst(in air.Instruction) {
 	case *air.BinOp:
 		t.vals[in] = t.binop(in)
 	case *air.UnaryOp:
+		if isBFloat(in.Type()) {
+			// fneg flips the sign bit, NaN included.
+			sign := t.splat(in.Type(), t.b.Constant(t.b.TypeInt(16, false), 0x8000))
+			t.vals[in] = t.f.Op(spirv.OpBitwiseXor, t.typ(in.Type()), t.value(in.X), sign)
+			return
+		}
 		t.vals[in] = t.f.Op(spirv.OpFNegate, t.typ(in.Type()), t.value(in.X))
 	case *air.Freeze:
 		if isPointer(in.Type()) {
@@ -121,6 +127,9 @@ var floatBinOps = map[air.Opcode]spirv.Op{
 }
 
 func (t *translator) binop(in *air.BinOp) spirv.ID {
+	if op, ok := floatBinOps[in.Op]; ok && isBFloat(in.Type()) {
+		return t.bfBinop(op, in)
+	}
 	ty := t.typ(in.Type())
 	x, y := t.value(in.X), t.value(in.Y)
 	if op, ok := floatBinOps[in.Op]; ok {
@@ -157,6 +166,9 @@ func (t *translator) cast(in *air.Cast) {
 				t.vals[in] = t.b.Undef(t.typ(dst))
 			}
 		}
+		return
+	}
+	if t.bfCast(in) {
 		return
 	}
 	ty := t.typ(dst)
@@ -267,6 +279,10 @@ func (t *translator) cmp(in *air.Cmp) spirv.ID {
 		return t.f.Op(icmpOps[in.Pred], ty, x.off, y.off)
 	}
 	x, y := t.value(in.X), t.value(in.Y)
+	if isBFloat(in.X.Type()) {
+		// Widening is exact, so the float comparison is the bfloat one.
+		x, y = t.bfToFloat(x, in.X.Type()), t.bfToFloat(y, in.X.Type())
+	}
 	if !in.Pred.IsFloat() {
 		if intBits(in.X.Type()) == 1 {
 			switch in.Pred {

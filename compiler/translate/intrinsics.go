@@ -143,7 +143,11 @@ func (t *translator) call(c *air.Call) {
 		return
 	}
 	name := callee.Name
-	id, ok := t.intrinsic(c, name)
+	intrinsic := t.intrinsic
+	if touchesBFloat(c) {
+		intrinsic = t.bfIntrinsic // only those that know bfloat's representation
+	}
+	id, ok := intrinsic(c, name)
 	if !ok {
 		t.miss.add(CodeUnhandledIntrinsic, name)
 		if air.HasResult(c) && !isPointer(c.Type()) {

@@ -18,7 +18,7 @@ func storeSize(t air.Type) (uint64, error) {
 		return uint64((t.Bits + 7) / 8), nil
 	case *air.FloatType:
 		switch t.Kind {
-		case air.Half:
+		case air.Half, air.BFloat:
 			return 2, nil
 		case air.Float:
 			return 4, nil

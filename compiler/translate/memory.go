@@ -316,7 +316,7 @@ func (t *translator) load(p pointer, k uint64, ty air.Type, align uint64) spirv.
 				return t.f.Op(spirv.OpINotEqual, t.b.TypeBool(), b, t.b.ConstantU32(0))
 			}
 			n := t.f.Op(spirv.OpUConvert, t.b.TypeInt(uint32(bits), false), word)
-			if _, ok := ty.(*air.FloatType); ok {
+			if isFloatKind(ty, air.Half) { // a bfloat is its 16 bits already
 				return t.f.Op(spirv.OpBitcast, t.typ(ty), n)
 			}
 			return n
@@ -380,7 +380,7 @@ func scalarBits(ty air.Type) int {
 		return ty.Bits
 	case *air.FloatType:
 		switch ty.Kind {
-		case air.Half:
+		case air.Half, air.BFloat:
 			return 16
 		case air.Float:
 			return 32
@@ -425,7 +425,7 @@ func (t *translator) store(p pointer, k uint64, ty air.Type, v spirv.ID, align u
 			case bits == 1:
 				w = t.f.Op(spirv.OpSelect, t.u32, v, t.b.ConstantU32(1), t.b.ConstantU32(0))
 			default:
-				if _, ok := ty.(*air.FloatType); ok {
+				if isFloatKind(ty, air.Half) {
 					v = t.f.Op(spirv.OpBitcast, t.b.TypeInt(16, false), v)
 				}
 				w = t.f.Op(spirv.OpUConvert, t.u32, v)

@@ -24,6 +24,8 @@ func (t *translator) typ(ty air.Type) spirv.ID {
 		switch ty.Kind {
 		case air.Half:
 			return t.b.TypeFloat(16)
+		case air.BFloat:
+			return t.b.TypeInt(16, false) // its bits (bfloat.go)
 		case air.Float:
 			return t.b.TypeFloat(32)
 		case air.Double:
@@ -101,7 +103,7 @@ func (t *translator) constant(c air.Constant) spirv.ID {
 		}
 	case *air.ConstFloat:
 		switch c.Typ.Kind {
-		case air.Half:
+		case air.Half, air.BFloat:
 			return t.b.Constant(ty, uint32(c.Bits&0xffff))
 		case air.Double:
 			return t.b.Constant(ty, uint32(c.Bits), uint32(c.Bits>>32))

@@ -1,15 +1,19 @@
 package pipeline
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
+	"syscall"
 )
 
 // Cache keeps the shared stages' results across runs. Keys already include
@@ -58,11 +62,18 @@ func stageSignatures[T any](stages []Stage[T], salt string) []string {
 	return sigs
 }
 
-// DirCache is a Cache in a directory: one small JSON file per key, spread
-// over 256 subdirectories, each written atomically. Several processes may
-// share one directory.
+// DirCache is a Cache in a directory: one small sealed file per key (see
+// WriteSealed), spread over 256 subdirectories, each written atomically.
+// Several processes may share one directory. Keys are taken together with
+// the build (BuildKey): a rebuilt airpipe never reads another build's
+// entries. An entry that is not exactly what this build wrote (damaged,
+// truncated, too large, a link, a FIFO, a device) is a miss, counted in
+// Damaged, never a result.
 type DirCache struct {
-	dir string
+	dir   string
+	build string
+	// damaged counts entries refused by Get.
+	damaged atomic.Int64
 }
 
 // OpenDirCache opens (creating) a cache directory.
@@ -70,7 +81,7 @@ func OpenDirCache(dir string) (*DirCache, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("cache: %w", err)
 	}
-	return &DirCache{dir: dir}, nil
+	return &DirCache{dir: dir, build: BuildKey()}, nil
 }
 
 // DefaultCacheDir is airpipe's cache under the user cache directory.
@@ -83,42 +94,110 @@ func DefaultCacheDir() string {
 }
 
 func (c *DirCache) path(key string) string {
-	sum := sha256.Sum256([]byte(key))
+	sum := sha256.Sum256([]byte(c.build + "\x00" + key))
 	h := hex.EncodeToString(sum[:])
 	return filepath.Join(c.dir, h[:2], h+".json")
 }
 
-// cacheEntry is one stored entry; Key guards against hash collisions and
-// hand-edited files.
+// cacheEntry is one stored entry; Build and Key guard against hash
+// collisions and hand-edited files.
 type cacheEntry struct {
+	Build   string   `json:"build"`
 	Key     string   `json:"key"`
 	Results []Result `json:"results"`
 }
 
-// Get implements Cache. A missing, unreadable or damaged entry is a miss.
+// MaxCacheEntry is the largest cache entry read or written: a stage result
+// is a few kilobytes; anything larger is not an entry this cache wrote.
+const MaxCacheEntry = 1 << 20
+
+// Damaged is how many entries Get refused as damaged (a miss each).
+func (c *DirCache) Damaged() int64 { return c.damaged.Load() }
+
+// Get implements Cache. A missing entry is a miss; a damaged one is a miss
+// counted in Damaged.
 func (c *DirCache) Get(key string) ([]Result, bool) {
-	b, err := os.ReadFile(c.path(key))
+	p := c.path(key)
+	// The subdirectory must be this cache's own, not a link elsewhere.
+	if fi, err := os.Lstat(filepath.Dir(p)); err != nil || !fi.IsDir() {
+		if err == nil || !errors.Is(err, fs.ErrNotExist) {
+			c.damaged.Add(1)
+		}
+		return nil, false
+	}
+	b, err := ReadSealed(p, MaxCacheEntry)
 	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			c.damaged.Add(1)
+		}
 		return nil, false
 	}
 	var e cacheEntry
-	if json.Unmarshal(b, &e) != nil || e.Key != key {
+	if json.Unmarshal(b, &e) != nil || e.Key != key || e.Build != c.build || !validResults(e.Results) {
+		c.damaged.Add(1)
 		return nil, false
 	}
 	return e.Results, true
 }
 
+// validResults reports whether every result has one of the six statuses.
+func validResults(rs []Result) bool {
+	if len(rs) == 0 {
+		return false
+	}
+	for _, r := range rs {
+		switch r.Status {
+		case Passed, Failed, Unjudged, Unavailable, NotRun, Skipped:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
 // Put implements Cache.
 func (c *DirCache) Put(key string, results []Result) error {
-	b, err := json.Marshal(cacheEntry{Key: key, Results: results})
+	b, err := json.Marshal(cacheEntry{Build: c.build, Key: key, Results: results})
 	if err != nil {
 		return err
 	}
-	p := c.path(key)
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+	return WriteSealed(c.path(key), b, MaxCacheEntry)
+}
+
+// sealMagic starts every sealed file; the SHA-256 of the body (in hex) and
+// a newline follow it, then the body.
+const sealMagic = "airpipe-sealed-v1 sha256="
+
+// sealHeader is the length of the header before the body.
+const sealHeader = len(sealMagic) + 64 + 1
+
+// DamagedEntryError says why a sealed file was refused.
+type DamagedEntryError struct {
+	Path   string
+	Reason string
+}
+
+func (e *DamagedEntryError) Error() string {
+	return "cache entry " + e.Path + ": " + e.Reason
+}
+
+// WriteSealed writes body to path atomically (a temporary file in the same
+// directory, renamed), framed with its SHA-256 so that ReadSealed can tell
+// an intact entry from a damaged one. A body over max bytes is refused.
+func WriteSealed(path string, body []byte, max int64) error {
+	if int64(len(body)+sealHeader) > max {
+		return fmt.Errorf("cache entry of %d bytes exceeds the %d-byte limit", len(body)+sealHeader, max)
+	}
+	sum := sha256.Sum256(body)
+	b := make([]byte, 0, sealHeader+len(body))
+	b = append(b, sealMagic...)
+	b = hex.AppendEncode(b, sum[:])
+	b = append(b, '\n')
+	b = append(b, body...)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	f, err := os.CreateTemp(filepath.Dir(p), ".tmp-*")
+	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
 	if err != nil {
 		return err
 	}
@@ -127,12 +206,54 @@ func (c *DirCache) Put(key string, results []Result) error {
 		werr = cerr
 	}
 	if werr == nil {
-		werr = os.Rename(f.Name(), p)
+		werr = os.Rename(f.Name(), path)
 	}
 	if werr != nil {
 		os.Remove(f.Name())
 	}
 	return werr
+}
+
+// ReadSealed reads the body of a file WriteSealed wrote. The file is
+// opened without following a symbolic link and without blocking (a FIFO
+// opens and is refused), must be a regular file of at most max bytes, and
+// its body must match its SHA-256. A missing file is an fs.ErrNotExist
+// error; anything else wrong is a *DamagedEntryError.
+func ReadSealed(path string, max int64) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+		return nil, &DamagedEntryError{path, "does not open as a plain file: " + err.Error()}
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, &DamagedEntryError{path, err.Error()}
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, &DamagedEntryError{path, "not a regular file (" + fi.Mode().Type().String() + ")"}
+	}
+	if fi.Size() > max {
+		return nil, &DamagedEntryError{path, fmt.Sprintf("%d bytes, over the %d-byte limit", fi.Size(), max)}
+	}
+	b, err := io.ReadAll(io.LimitReader(f, max+1))
+	switch {
+	case err != nil:
+		return nil, &DamagedEntryError{path, err.Error()}
+	case int64(len(b)) > max:
+		return nil, &DamagedEntryError{path, fmt.Sprintf("grew over the %d-byte limit while read", max)}
+	case len(b) < sealHeader || !bytes.HasPrefix(b, []byte(sealMagic)) || b[sealHeader-1] != '\n':
+		return nil, &DamagedEntryError{path, "no checksum header"}
+	}
+	want, err := hex.DecodeString(string(b[len(sealMagic) : sealHeader-1]))
+	body := b[sealHeader:]
+	sum := sha256.Sum256(body)
+	if err != nil || !bytes.Equal(want, sum[:]) {
+		return nil, &DamagedEntryError{path, "checksum mismatch"}
+	}
+	return body, nil
 }
 
 // Len counts the entries (for tests and reports).

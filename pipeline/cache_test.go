@@ -1,11 +1,18 @@
 package pipeline
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
+	"runtime/debug"
+	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
+	"time"
 )
 
 func TestEngineCache(t *testing.T) {
@@ -156,5 +163,166 @@ func TestEngineCacheRestoreFailureReruns(t *testing.T) {
 				t.Errorf("run %d: %+v", i, d.Results)
 			}
 		}
+	}
+}
+
+// TestDirCacheRefusesHostileEntries: an entry that still parses but is not
+// what this build wrote — a flipped byte, a link, a FIFO, an oversized file,
+// another build's entry — is a counted miss, never a result, and never
+// blocks.
+func TestDirCacheRefusesHostileEntries(t *testing.T) {
+	valid := func(t *testing.T) (*DirCache, string) {
+		c, err := OpenDirCache(t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Put("k", []Result{Pass()}); err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := c.Get("k"); !ok {
+			t.Fatal("miss after put")
+		}
+		return c, c.path("k")
+	}
+	tests := []struct {
+		name   string
+		damage func(t *testing.T, c *DirCache, p string)
+	}{
+		{"flipped status byte", func(t *testing.T, c *DirCache, p string) {
+			b, _ := os.ReadFile(p)
+			i := bytes.Index(b, []byte(`"passed"`))
+			if i < 0 {
+				t.Fatalf("no status in %q", b)
+			}
+			b[i+2] ^= 0x80 // "p\xe1ssed": still JSON
+			must(t, os.WriteFile(p, b, 0o644))
+		}},
+		{"flipped code byte", func(t *testing.T, c *DirCache, p string) {
+			must(t, c.Put("k", []Result{Fail("x/abc", "d", "m")}))
+			b, _ := os.ReadFile(p)
+			i := bytes.Index(b, []byte(`x/abc`))
+			b[i+2] = 'z'
+			must(t, os.WriteFile(p, b, 0o644))
+		}},
+		{"checksum header dropped", func(t *testing.T, c *DirCache, p string) {
+			b, _ := os.ReadFile(p)
+			must(t, os.WriteFile(p, b[bytes.IndexByte(b, '\n')+1:], 0o644))
+		}},
+		{"symlink to a valid entry", func(t *testing.T, c *DirCache, p string) {
+			elsewhere := filepath.Join(t.TempDir(), "e.json")
+			must(t, os.Rename(p, elsewhere))
+			must(t, os.Symlink(elsewhere, p))
+		}},
+		{"symlink to /dev/zero", func(t *testing.T, c *DirCache, p string) {
+			must(t, os.Remove(p))
+			must(t, os.Symlink("/dev/zero", p))
+		}},
+		{"fifo", func(t *testing.T, c *DirCache, p string) {
+			must(t, os.Remove(p))
+			must(t, syscall.Mkfifo(p, 0o644))
+		}},
+		{"oversized", func(t *testing.T, c *DirCache, p string) {
+			b, _ := os.ReadFile(p)
+			must(t, os.WriteFile(p, append(b, make([]byte, MaxCacheEntry)...), 0o644))
+		}},
+		{"linked subdirectory", func(t *testing.T, c *DirCache, p string) {
+			sub := filepath.Dir(p)
+			elsewhere := filepath.Join(t.TempDir(), "sub")
+			must(t, os.Rename(sub, elsewhere))
+			must(t, os.Symlink(elsewhere, sub))
+		}},
+		{"another build's entry", func(t *testing.T, c *DirCache, p string) {
+			other := &DirCache{dir: c.dir, build: "vcs:other"}
+			b, _ := os.ReadFile(p)
+			must(t, os.MkdirAll(filepath.Dir(other.path("k")), 0o755))
+			must(t, os.WriteFile(other.path("k"), b, 0o644))
+			c.build = "vcs:other"
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c, p := valid(t)
+			tc.damage(t, c, p)
+			type got struct {
+				res []Result
+				ok  bool
+			}
+			done := make(chan got, 1)
+			go func() { r, ok := c.Get("k"); done <- got{r, ok} }()
+			select {
+			case g := <-done:
+				if g.ok {
+					t.Fatalf("damaged entry was a hit: %+v", g.res)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatal("Get blocked on the entry")
+			}
+			if c.Damaged() != 1 {
+				t.Errorf("Damaged() = %d, want 1", c.Damaged())
+			}
+		})
+	}
+	// A missing entry is a plain miss, not damage.
+	c, _ := valid(t)
+	if _, ok := c.Get("absent"); ok || c.Damaged() != 0 {
+		t.Errorf("absent key: hit %v, damaged %d", ok, c.Damaged())
+	}
+}
+
+// TestDirCacheKeyedOnBuild: an entry written by one build is a miss for
+// another, so a rebuilt binary never reuses another's verdicts.
+func TestDirCacheKeyedOnBuild(t *testing.T) {
+	dir := t.TempDir()
+	a := &DirCache{dir: dir, build: "vcs:aaaa"}
+	b := &DirCache{dir: dir, build: "exe:bbbb"}
+	must(t, a.Put("k", []Result{Pass()}))
+	if _, ok := b.Get("k"); ok {
+		t.Fatal("build b reused build a's entry")
+	}
+	if _, ok := a.Get("k"); !ok {
+		t.Fatal("build a misses its own entry")
+	}
+	if b.Damaged() != 0 {
+		t.Errorf("another build's key counted as damage: %d", b.Damaged())
+	}
+}
+
+func TestBuildKeyFrom(t *testing.T) {
+	exe := filepath.Join(t.TempDir(), "airpipe")
+	must(t, os.WriteFile(exe, []byte("binary one"), 0o755))
+	exeFn := func() (string, error) { return exe, nil }
+	settings := func(kv ...string) *debug.BuildInfo {
+		bi := &debug.BuildInfo{}
+		for i := 0; i < len(kv); i += 2 {
+			bi.Settings = append(bi.Settings, debug.BuildSetting{Key: kv[i], Value: kv[i+1]})
+		}
+		return bi
+	}
+	clean := settings("vcs.revision", "0123abcd", "vcs.modified", "false")
+	dirty := settings("vcs.revision", "0123abcd", "vcs.modified", "true")
+	if got := buildKeyFrom(clean, exeFn); got != "vcs:0123abcd" {
+		t.Errorf("clean build: %q", got)
+	}
+	d1 := buildKeyFrom(dirty, exeFn)
+	none := buildKeyFrom(settings(), exeFn)
+	if !strings.HasPrefix(d1, "exe:") || d1 != none {
+		t.Errorf("dirty %q and unstamped %q builds should be named by the executable's hash", d1, none)
+	}
+	// The same dirty revision rebuilt with other changes is another build.
+	must(t, os.WriteFile(exe, []byte("binary two"), 0o755))
+	if d2 := buildKeyFrom(dirty, exeFn); d2 == d1 {
+		t.Errorf("two dirty binaries share the key %q", d1)
+	}
+	// An unreadable executable shares with nothing.
+	gone := func() (string, error) { return "", os.ErrNotExist }
+	if k1, k2 := buildKeyFrom(dirty, gone), buildKeyFrom(dirty, gone); k1 == k2 || strings.HasPrefix(k1, "exe:") {
+		t.Errorf("unreadable executable: keys %q %q", k1, k2)
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
 	}
 }

@@ -5,11 +5,14 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"os"
+	"io/fs"
 	"path/filepath"
+	"sync/atomic"
 
 	"github.com/airpipe/airpipe/compiler/cpuref"
+	"github.com/airpipe/airpipe/pipeline"
 )
 
 // referenceEntry is one stored CPU reference: the result, or the reason
@@ -36,21 +39,15 @@ func (e *emulator) referenceWith(ctx context.Context, m *Module, fuse bool) (*cp
 		// run for one triangle whatever the kernels' grid.
 		opts.Grid = e.opts.Grid
 	}
-	key := fmt.Sprintf("%s|%s|%v|%d|%s|fused=%v", m.SHA256, m.Translation.Entry, opts.Grid, opts.BufferSize, emulatorVersion, fuse)
+	key := referenceKey(m, opts)
 	path := ""
 	if e.opts.ReferenceCache != "" {
-		sum := sha256.Sum256([]byte(key))
-		path = filepath.Join(e.opts.ReferenceCache, hex.EncodeToString(sum[:])+".json")
-		if b, err := os.ReadFile(path); err == nil {
-			var ent referenceEntry
-			if json.Unmarshal(b, &ent) == nil && ent.Key == key {
-				if ent.NotJudgeable != nil {
-					return nil, ent.NotJudgeable
-				}
-				if ent.Result != nil {
-					return ent.Result, nil
-				}
+		path = referencePath(e.opts.ReferenceCache, key)
+		if ent, ok := readReference(path, key); ok {
+			if ent.NotJudgeable != nil {
+				return nil, ent.NotJudgeable
 			}
+			return ent.Result, nil
 		}
 	}
 	res, err := cpuref.Run(ctx, m.Bitcode, m.Translation.Entry, opts)
@@ -64,12 +61,51 @@ func (e *emulator) referenceWith(ctx context.Context, m *Module, fuse bool) (*cp
 		return res, err
 	}
 	if b, jerr := json.Marshal(ent); jerr == nil {
-		if os.MkdirAll(e.opts.ReferenceCache, 0o755) == nil {
-			tmp := path + fmt.Sprintf(".tmp-%d", os.Getpid())
-			if os.WriteFile(tmp, b, 0o644) == nil {
-				_ = os.Rename(tmp, path)
-			}
-		}
+		_ = pipeline.WriteSealed(path, b, MaxReferenceEntry)
 	}
 	return res, err
+}
+
+// referenceKey names a stored reference: the module, its entry, the
+// dispatch, the emulator's version and the build that computes it
+// (pipeline.BuildKey), so a rebuilt airpipe never takes another build's
+// references.
+func referenceKey(m *Module, opts cpuref.Options) string {
+	return fmt.Sprintf("%s|%s|%v|%d|%s|fused=%v|build=%s", m.SHA256, m.Translation.Entry, opts.Grid, opts.BufferSize, emulatorVersion, opts.FuseMulAdd, pipeline.BuildKey())
+}
+
+// referencePath is where key's reference is stored in dir.
+func referencePath(dir, key string) string {
+	sum := sha256.Sum256([]byte(key))
+	return filepath.Join(dir, hex.EncodeToString(sum[:])+".json")
+}
+
+// MaxReferenceEntry is the largest reference cache entry read or written.
+const MaxReferenceEntry = 256 << 20
+
+// referencesRefused counts reference cache entries refused as damaged.
+var referencesRefused atomic.Int64
+
+// ReferenceCacheRefused is how many reference cache entries this process
+// refused as damaged (each recomputed, never trusted).
+func ReferenceCacheRefused() int64 { return referencesRefused.Load() }
+
+// readReference reads the stored reference for key. A missing entry is a
+// miss; one that is not exactly what this build stored (see
+// pipeline.ReadSealed: a link, a FIFO, oversized, a checksum mismatch;
+// another key; neither a result nor a reason) is a counted miss.
+func readReference(path, key string) (referenceEntry, bool) {
+	b, err := pipeline.ReadSealed(path, MaxReferenceEntry)
+	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			referencesRefused.Add(1)
+		}
+		return referenceEntry{}, false
+	}
+	var ent referenceEntry
+	if json.Unmarshal(b, &ent) != nil || ent.Key != key || (ent.Result == nil) == (ent.NotJudgeable == nil) {
+		referencesRefused.Add(1)
+		return referenceEntry{}, false
+	}
+	return ent, true
 }

@@ -313,6 +313,9 @@ func (e *emulator) run(ctx context.Context, m *Module) pipeline.Result {
 	if f := functionConstantsUsed(ref.Kernel); f != "" {
 		r.Data["function_constants"] = f
 	}
+	if ref.InputFamily != "" && len(ref.Kernel.Buffers) > 0 {
+		r.Data["input_family"] = ref.InputFamily
+	}
 	g := ref.Grid
 	r.Data["grid"] = fmt.Sprintf("%dx%dx%d groups of %dx%dx%d", g.Groups[0], g.Groups[1], g.Groups[2], g.Threads[0], g.Threads[1], g.Threads[2])
 	if q.Capture != nil {

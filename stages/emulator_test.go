@@ -95,6 +95,7 @@ func TestEmulatorFixtures(t *testing.T) {
 		{"../../../testdata/sample/src/pass_vert.ll", pipeline.Passed, "", ""},
 		{"texture.ll", pipeline.Passed, "", ""},
 		{"texture_size.ll", pipeline.Passed, "", ""},
+		{"gather.ll", pipeline.Passed, "", ""},
 		{"storage_write.ll", pipeline.Passed, "", ""},
 		{"fnconst.ll", pipeline.Passed, "", ""},
 		{"depth.ll", pipeline.Passed, "", ""},
@@ -121,6 +122,9 @@ func TestEmulatorFixtures(t *testing.T) {
 			}
 			if r.Status == pipeline.Passed && (r.Data["words_written"] == "" || r.Data["words_written"] == "0") {
 				t.Fatalf("passed without a written word: %v", r.Data)
+			}
+			if c.file == "gather.ll" && r.Data["input_family"] != "small-integers" {
+				t.Fatalf("judged on input family %q, want small-integers", r.Data["input_family"])
 			}
 			if r.Status == pipeline.Unjudged && r.Message == "" {
 				t.Fatal("unjudged without a reason")

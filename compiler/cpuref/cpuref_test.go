@@ -1,6 +1,7 @@
 package cpuref
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -140,7 +141,7 @@ func TestNotJudgeable(t *testing.T) {
 		{"simdgroup built-in", KindSIMDGroup, variant("kernel", "", ", i32 %lane", "", "!5 = !{i32 2, !\"air.thread_index_in_simdgroup\"}")},
 		{"vector function constant", KindFunctionConstant, variant("kernel", "@fc = internal addrspace(2) externally_initialized constant <2 x float> undef, align 8", "", "", "") + "!air.function_constants = !{!9}\n!9 = !{ptr addrspace(2) @fc, !\"float2\", !\"fc\", i32 0, i1 true}\n"},
 		{"unlisted externally initialized global", KindFunctionConstant, variant("kernel", "@fc = internal addrspace(2) externally_initialized constant i32 undef, align 4", "", "", "")},
-		{"out of bounds", KindOutOfBounds, variant("kernel", "", "", "  %far = zext i32 %v to i64\n  %q = getelementptr inbounds i32, ptr addrspace(1) %out, i64 %far\n  store i32 1, ptr addrspace(1) %q", "")},
+		{"out of bounds", KindOutOfBounds, variant("kernel", "", "", "  %v64 = zext i32 %v to i64\n  %far = add i64 %v64, 1048576\n  %q = getelementptr inbounds i32, ptr addrspace(1) %out, i64 %far\n  store i32 1, ptr addrspace(1) %q", "")},
 		{"just past the end", KindOutOfBounds, variant("kernel", "", "", "  %q = getelementptr inbounds i8, ptr addrspace(1) %out, i64 131072\n  store i8 1, ptr addrspace(1) %q", "")},
 		{"into the canary bytes", KindOutOfBounds, strings.Replace(variant("kernel", "", "", "  %q = getelementptr inbounds i8, ptr addrspace(1) %out, i64 12\n  store i8 1, ptr addrspace(1) %q", ""),
 			`!"air.read_write",`, `!"air.read_write", !"air.buffer_size", i32 12,`, 1)},
@@ -445,5 +446,55 @@ func TestAssumesFinite(t *testing.T) {
 		if got := assumesFinite(parseText(c.line + "\n")); got != c.want {
 			t.Errorf("%q: %v, want %v", c.line, got, c.want)
 		}
+	}
+}
+
+// TestInputFamilies: a kernel that indexes its buffer by the data it reads
+// goes out of bounds on the pattern and is judged on the first family that
+// keeps it inside (small integers), whose bytes become the inputs; one that
+// leaves its buffers on every family stays out of bounds, saying so.
+func TestInputFamilies(t *testing.T) {
+	needTools(t)
+	byData := variant("kernel", "", "", "  %far = zext i32 %v to i64\n  %q = getelementptr inbounds i32, ptr addrspace(1) %out, i64 %far\n  store i32 1, ptr addrspace(1) %q", "")
+	res, err := RunText(context.Background(), byData, "k", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.InputFamily != "small-integers" {
+		t.Fatalf("input family %q, want small-integers", res.InputFamily)
+	}
+	for _, in := range res.Inputs {
+		if want := InputFamilies[1].Fill(in.Index, int64(len(in.Bytes))); !bytes.Equal(in.Bytes, want) {
+			t.Fatalf("buffer %d's inputs are not the small-integers family's", in.Index)
+		}
+	}
+	far := variant("kernel", "", "", "  %v64 = zext i32 %v to i64\n  %far = add i64 %v64, 1048576\n  %q = getelementptr inbounds i32, ptr addrspace(1) %out, i64 %far\n  store i32 1, ptr addrspace(1) %q", "")
+	_, err = RunText(context.Background(), far, "k", Options{})
+	var nj *NotJudgeableError
+	if !errors.As(err, &nj) || nj.Kind != KindOutOfBounds || !strings.Contains(nj.Reason, "unit-floats") {
+		t.Fatalf("got %v, want out of bounds on every family", err)
+	}
+	plain := variant("kernel", "", "", "  %y = add i32 %v, 1\n  store i32 %y, ptr addrspace(1) %p", "")
+	if res, err := RunText(context.Background(), plain, "k", Options{}); err != nil || res.InputFamily != "pattern" {
+		t.Fatalf("a kernel in bounds on the pattern: family %q, %v", res.InputFamily, err)
+	}
+}
+
+// TestInputFamilyValues pins the families' first words.
+func TestInputFamilyValues(t *testing.T) {
+	w := func(b []byte, i int) uint32 { return binary.LittleEndian.Uint32(b[4*i:]) }
+	small := InputFamilies[1].Fill(1, 16)
+	if w(small, 0) != 3 || w(small, 1) != 4 || w(small, 3) != 6 {
+		t.Errorf("small-integers for buffer 1: %x", small)
+	}
+	unit := InputFamilies[2].Fill(0, 8)
+	if f := math.Float32frombits(w(unit, 0)); f != 13.0/64 {
+		t.Errorf("unit-floats word 0 = %g, want 13/64", f)
+	}
+	if z := InputFamilies[3].Fill(2, 7); !bytes.Equal(z, make([]byte, 7)) {
+		t.Errorf("zeros: %x", z)
+	}
+	if odd := InputFamilies[1].Fill(0, 6); len(odd) != 6 {
+		t.Errorf("a partial last word: %d bytes", len(odd))
 	}
 }

@@ -1,11 +1,13 @@
 package cpuref
 
 import (
+	"bytes"
 	"context"
 	_ "embed"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -125,6 +127,10 @@ type Result struct {
 	// otherwise, so float outputs are fixed only within a ULP bound (empty:
 	// every output is fixed to the bit).
 	Approximate []string `json:",omitempty"`
+	// InputFamily names the InputFamilies entry whose bytes fill the
+	// air.buffer arguments (Inputs): the first on which the reference stays
+	// in bounds and changes an output, chosen before any device runs.
+	InputFamily string `json:",omitempty"`
 	// Derivatives says which screen-space derivatives the entry point takes
 	// and how the reference computed them ("dfdy, fwidth of pixel-independent
 	// values: v − v"; derivative.go); empty when it takes none.
@@ -238,8 +244,9 @@ func RunText(ctx context.Context, ll, entry string, opts Options) (*Result, erro
 		if total += size; total > MaxTotalBufferSize {
 			return nil, notJudgeable(KindArgument, "buffer sizes", "the buffers come to more than %d bytes", MaxTotalBufferSize)
 		}
-		res.Inputs = append(res.Inputs, Data{Index: b.Index, Bytes: Pattern(b.Index, size)})
+		res.Inputs = append(res.Inputs, Data{Index: b.Index, Bytes: InputFamilies[0].Fill(b.Index, size)})
 	}
+	res.InputFamily = InputFamilies[0].Name
 	size := opts.Grid.Size()
 	if k.Stage == "fragment" && size[2] != 1 {
 		return nil, fmt.Errorf("cpuref: grid %+v: a fragment function is drawn over a flat grid", opts.Grid)
@@ -271,11 +278,135 @@ func RunText(ctx context.Context, ll, entry string, opts Options) (*Result, erro
 	if err != nil {
 		return nil, err
 	}
-	res.Outputs, err = execute(ctx, dir, exe, k, res.Inputs, opts)
+	res.Outputs, err = executeFamilies(ctx, dir, exe, k, res, opts)
 	if err != nil {
 		return nil, err
 	}
 	return res, nil
+}
+
+// InputFamily is one way of filling the air.buffer arguments.
+type InputFamily struct {
+	// Name is the family's name in a row's data ("pattern", "small-integers" ...).
+	Name string
+	// Fill returns the initial bytes of the buffer with Metal index index.
+	Fill func(index int, size int64) []byte
+}
+
+// InputFamilies are tried in order on the reference alone: the first on
+// which the reference stays inside every buffer and texture and changes an
+// output gives the inputs both the reference and the device run on (seed
+// 003's pattern first; kernels that read their inputs as indices or sizes
+// run out of bounds on it):
+//
+//	pattern         Pattern: bytes ((i + 1031·index)·7 + 13) & 0xff
+//	small-integers  32-bit words (w + 3·index) mod 8: indices and counts stay small
+//	unit-floats     32-bit floats ((w·7 + 13 + 31·index) mod 64) / 64 in [0, 1), exact in half
+//	zeros           every byte 0
+//
+// Every family differs per buffer index except zeros, so a swapped buffer
+// still shows on the first three.
+var InputFamilies = []InputFamily{
+	{"pattern", Pattern},
+	{"small-integers", func(index int, size int64) []byte {
+		return words32(size, func(w int64) uint32 { return uint32((w + 3*int64(index)) % 8) })
+	}},
+	{"unit-floats", func(index int, size int64) []byte {
+		return words32(size, func(w int64) uint32 {
+			return math.Float32bits(float32((w*7+13+31*int64(index))%64) / 64)
+		})
+	}},
+	{"zeros", func(_ int, size int64) []byte { return make([]byte, size) }},
+}
+
+// words32 fills size bytes with little-endian words f(0), f(1), ...; a
+// trailing partial word takes f's low bytes.
+func words32(size int64, f func(w int64) uint32) []byte {
+	b := make([]byte, size)
+	var word [4]byte
+	for i := int64(0); i < size; i += 4 {
+		binary.LittleEndian.PutUint32(word[:], f(i/4))
+		copy(b[i:], word[:])
+	}
+	return b
+}
+
+// executeFamilies runs the harness on the input families in order and keeps
+// the first whose run stays in bounds, does not trap, and changes an output;
+// res's Inputs and InputFamily become that family's. A run that fails
+// otherwise ends the search: a write conflict shows the kernel races (other
+// inputs could only hide it), a timeout would cost as much again, and the
+// other failures (a texture it cannot give) do not depend on the inputs.
+// When no family is kept, the first family's verdict stands, saying that
+// every family was tried.
+func executeFamilies(ctx context.Context, dir, exe string, k *Kernel, res *Result, opts Options) ([]Data, error) {
+	base := res.Inputs
+	var firstOut []Data
+	var firstErr error
+	tried := 0
+	for i, fam := range InputFamilies {
+		inputs := base
+		if i > 0 {
+			if len(k.Buffers) == 0 {
+				break // no buffer to fill otherwise
+			}
+			inputs = refill(k, base, fam)
+		}
+		tried++
+		outs, err := execute(ctx, dir, exe, k, inputs, opts)
+		var nj *NotJudgeableError
+		inputBound := errors.As(err, &nj) && (nj.Kind == KindOutOfBounds || nj.Kind == KindTrap)
+		silent := err == nil && !anyChanged(inputs, outs)
+		if !inputBound && !silent {
+			res.Inputs, res.InputFamily = inputs, fam.Name
+			return outs, err
+		}
+		if i == 0 {
+			firstOut, firstErr = outs, err
+		}
+	}
+	res.Inputs, res.InputFamily = base, InputFamilies[0].Name
+	var nj *NotJudgeableError
+	if tried > 1 && errors.As(firstErr, &nj) {
+		return nil, &NotJudgeableError{Kind: nj.Kind, Detail: nj.Detail, Reason: nj.Reason + " (no other input family ran clean either: " + familyNames() + ")"}
+	}
+	return firstOut, firstErr
+}
+
+// refill gives the air.buffer inputs the family's bytes; render targets,
+// depth, vertex outputs and writable textures keep their contents.
+func refill(k *Kernel, inputs []Data, fam InputFamily) []Data {
+	buffer := map[int]bool{}
+	for _, b := range k.Buffers {
+		buffer[b.Index] = true
+	}
+	out := make([]Data, len(inputs))
+	for i, in := range inputs {
+		out[i] = in
+		if buffer[in.Index] && in.Index < RenderTargetBase {
+			out[i] = Data{Index: in.Index, Bytes: fam.Fill(in.Index, int64(len(in.Bytes)))}
+		}
+	}
+	return out
+}
+
+// anyChanged reports whether an output differs from its input.
+func anyChanged(inputs, outputs []Data) bool {
+	for i, in := range inputs {
+		if i < len(outputs) && !bytes.Equal(in.Bytes, outputs[i].Bytes) {
+			return true
+		}
+	}
+	return false
+}
+
+// familyNames lists the input families after the first.
+func familyNames() string {
+	var names []string
+	for _, f := range InputFamilies[1:] {
+		names = append(names, f.Name)
+	}
+	return strings.Join(names, ", ")
 }
 
 // harnessObject compiles harness.c once per process.

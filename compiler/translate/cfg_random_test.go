@@ -185,6 +185,9 @@ func TestCFGShapes(t *testing.T) {
 		{"nested loops with a break out of the inner one", [][]int{{1}, {2, 6}, {3}, {4, 5}, {2, 5}, {1}, {}}},
 		{"infinite loop beside a return", [][]int{{1, 2}, {1}, {}}},
 		{"switch with a shared default", [][]int{{1, 2, 3}, {4}, {4}, {4}, {}}},
+		{"or of two tests then an if", [][]int{{2, 1}, {2, 4}, {3, 4}, {4}, {}}},
+		{"shared arm after a nested test, in a loop", [][]int{{1, 2}, {4}, {3, 13}, {11}, {5, 8}, {6, 8}, {7}, {10, 7}, {9}, {10, 9}, {4, 2}, {12, 14}, {15}, {}, {13, 11}, {14, 15}}},
+		{"a dispatch whose both targets enter a later dispatch", [][]int{{7, 4}, {4, 9}, {8, 9}, {5, 8}, {5, 10}, {10, 5}, {8, 7}, {8, 8, 10}, {9, 3}, {10, 2}, {}}},
 	}
 	for _, sh := range shapes {
 		t.Run(sh.name, func(t *testing.T) {

@@ -310,6 +310,14 @@ func moveOut[V any](m map[air.Value]V, keys []air.Value) map[air.Value]V {
 // dispatchBranch ends a dispatch node: a branch on its selector to the exit taken.
 func (t *translator) dispatchBranch(node int, sel spirv.ID, fresh func() spirv.ID) {
 	succ := t.plan.succ[node]
+	if idx, ok := t.plan.folded[node]; ok {
+		// A two-way dispatch whose both targets left for a later dispatch:
+		// which of them it chose is the exit number that dispatch reads.
+		c := t.f.Op(spirv.OpIEqual, t.b.TypeBool(), sel, t.b.ConstantU32(0))
+		t.edgeSel[node] = t.f.Op(spirv.OpSelect, t.u32, c, t.b.ConstantU32(uint32(idx[0])), t.b.ConstantU32(uint32(idx[1])))
+		t.f.Emit(spirv.OpBranch, uint32(t.entryLabel[succ[0]]))
+		return
+	}
 	var c spirv.ID
 	if len(succ) == 2 {
 		c = t.f.Op(spirv.OpIEqual, t.b.TypeBool(), sel, t.b.ConstantU32(0))

@@ -101,8 +101,10 @@ func TestToolFaultsStayInTheirModule(t *testing.T) {
 }
 
 // TestInterrupt: Ctrl-C (SIGINT) stops taking work, writes every row
-// produced, marks the run interrupted and incomplete, and exits 1; the
-// file accounting still adds up.
+// finished, marks the run interrupted and incomplete, and exits 1; the
+// file accounting still adds up; --resume then gives exactly the rows of an
+// uninterrupted run. The signal goes once the first part has landed (not
+// after a fixed delay, which a loaded machine outruns).
 func TestInterrupt(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a child")
@@ -111,15 +113,20 @@ func TestInterrupt(t *testing.T) {
 	corpusDir := bigCorpus(t, 3000)
 	out := t.TempDir()
 	cmd := exec.Command(bin, "run", "--out", out, "--run-id", "int", "--progress", "none", "--no-cache", "--jobs", "1",
-		"--stages", "container,reader", corpusDir)
+		"--checkpoint", "1ms", "--stages", "container,reader", corpusDir)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(300 * time.Millisecond)
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	var err error
+	if !awaitPart(filepath.Join(out, "int"), exited, &err) {
+		t.Fatalf("the run ended (%v) before any part landed; stderr %s", err, stderr.String())
+	}
 	_ = cmd.Process.Signal(os.Interrupt)
-	err := cmd.Wait()
+	err = <-exited
 	meta, rows, rerr := analytics.ReadRun(filepath.Join(out, "int"))
 	if rerr != nil {
 		t.Fatal(rerr)
@@ -143,4 +150,43 @@ func TestInterrupt(t *testing.T) {
 		t.Errorf("stderr does not say how to resume: %s", stderr.String())
 	}
 	t.Logf("interrupted with %d of 6000 rows; refused: %v", len(rows), meta.Counts.RefusedReasons)
+	for _, r := range rows {
+		if r.FailureCode == "cancelled" {
+			t.Fatalf("row %s#%d landed as cancelled: --resume would keep it", r.Source, r.FunctionIndex)
+		}
+	}
+
+	refOut := t.TempDir()
+	runOK(t, "run", "--out", refOut, "--progress", "none", "--no-cache", "--stages", "container,reader", corpusDir)
+	_, want, err := analytics.ReadRun(onlyRun(t, refOut))
+	if err != nil {
+		t.Fatal(err)
+	}
+	runOK(t, "run", "--resume", filepath.Join(out, "int"), "--progress", "none")
+	meta, rows, err = analytics.ReadRun(filepath.Join(out, "int"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !meta.Complete || strings.Join(rowSet(t, rows), "\n") != strings.Join(rowSet(t, want), "\n") {
+		t.Errorf("resumed run: complete %v, %d rows; an uninterrupted run has %d", meta.Complete, len(rows), len(want))
+	}
+}
+
+// awaitPart waits until a part file has landed in the run directory dir
+// (true) or the child has exited (false, its error in *err). It looks at
+// the directory each millisecond: the event is the part's rename into place.
+func awaitPart(dir string, exited <-chan error, err *error) bool {
+	tick := time.NewTicker(time.Millisecond)
+	defer tick.Stop()
+	for {
+		if parts, _ := filepath.Glob(filepath.Join(dir, "part-*.parquet")); len(parts) > 0 {
+			return true
+		}
+		select {
+		case *err = <-exited:
+			parts, _ := filepath.Glob(filepath.Join(dir, "part-*.parquet"))
+			return len(parts) > 0
+		case <-tick.C:
+		}
+	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"syscall"
 
 	"github.com/airpipe/airpipe/analytics"
+	"github.com/airpipe/airpipe/pipeline"
 )
 
 // resumeRun continues an interrupted run: the same arguments, the same run
@@ -56,10 +58,32 @@ func resumeRun(o runOptions, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "airpipe run --resume: %v\n", err)
 		return 2
 	}
+	if err := checkRoots(fs.Args()); err != nil {
+		fmt.Fprintf(stderr, "airpipe run --resume: %v\n", err)
+		return 2
+	}
+	// One writer per run directory: a second resume (or the run itself,
+	// still going) holds the lock.
+	lock, err := lockRunDir(dir, sh.name())
+	if err != nil {
+		fmt.Fprintf(stderr, "airpipe run --resume: %v\n", err)
+		var locked *errRunLocked
+		if errors.As(err, &locked) {
+			return exitLocked
+		}
+		return 1
+	}
+	defer lock.release()
 	w, done, notes, err := analytics.ResumeWriter(dir, sh.name(), 0)
 	if err != nil {
 		fmt.Fprintf(stderr, "airpipe run --resume: %v\n", err)
 		return 1
+	}
+	// An older airpipe wrote the rows of modules an interruption cut short;
+	// they sit in landed parts, so this resume cannot redo them in place.
+	if n := countCutShort(done); n > 0 {
+		fmt.Fprintf(stderr, "airpipe run --resume: %s holds %d rows cut short by an interruption (failure code %s, written by an older airpipe); they cannot be redone in place: start a new run\n", dir, n, pipeline.CodeCancelled)
+		return 2
 	}
 	for _, n := range notes {
 		fmt.Fprintf(stderr, "airpipe run --resume: %s\n", n)
@@ -67,4 +91,15 @@ func resumeRun(o runOptions, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	return executeRun(ctx, orig, runPlan{list: list, args: prev.Args, roots: fs.Args(), shard: sh, writer: w, done: done}, stdout, stderr)
+}
+
+// countCutShort counts landed rows whose work an interruption cut short.
+func countCutShort(rows []analytics.Row) int {
+	n := 0
+	for _, r := range rows {
+		if r.FailureCode == pipeline.CodeCancelled {
+			n++
+		}
+	}
+	return n
 }

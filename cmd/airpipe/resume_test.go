@@ -111,10 +111,19 @@ func TestKillAndResume(t *testing.T) {
 		_ = cmd.Process.Signal(syscall.SIGKILL)
 		_ = cmd.Wait()
 		dir := filepath.Join(out, id)
-		if _, err := os.Stat(dir); os.IsNotExist(err) {
-			// Killed before the run began: no directory, nothing half-made.
-			if left, _ := filepath.Glob(filepath.Join(out, "*")); len(left) != 0 {
-				t.Fatalf("trial %d: killed while starting, left %v", trial, left)
+		if _, err := os.Stat(filepath.Join(dir, "run.json")); os.IsNotExist(err) {
+			// Killed before the run began: nothing half-made (at most the
+			// run directory holding its lock, taken before run.json).
+			left, _ := filepath.Glob(filepath.Join(out, "*"))
+			var inside []string
+			des, _ := os.ReadDir(dir)
+			for _, de := range des {
+				if de.Name() != ".lock" {
+					inside = append(inside, de.Name())
+				}
+			}
+			if len(inside) != 0 || len(left) > 1 || (len(left) == 1 && left[0] != dir) {
+				t.Fatalf("trial %d: killed while starting, left %v %v", trial, left, inside)
 			}
 			t.Logf("trial %d: killed after %s, before the run began", trial, delay)
 			continue

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -33,13 +34,20 @@ OUT/<run_id>/run.json records the run (arguments, stage versions, file counts,
 whether it completed).
 
 Exit status: 0 when the run completed (failed modules are data, not errors);
-1 when it was interrupted (Ctrl-C) or results could not be written; 2 for usage
-errors and unreadable paths.
+1 when it was interrupted (Ctrl-C, SIGTERM) or results could not be written; 2 for
+usage errors and unreadable paths; 3 when another process is writing the same run
+directory (same --out and --run-id, or a second --resume; shards of one run each
+have their own lock); 4 when it found no Metal library (unless --allow-empty).
+An interrupted run writes no row for a module whose work it cut short: --resume
+runs those again.
 
 Examples:
   airpipe run --out results ../shared/corpus
   airpipe run --jobs 8 --stage-jobs container=2 --timeout 2m --format json lib.metallib
   airpipe run --stages container --progress plain ~/firmware/rootfs`
+
+// exitEmpty is run's exit status when it found no library to measure.
+const exitEmpty = 4
 
 // runOptions are the flags of 'airpipe run'.
 type runOptions struct {
@@ -67,6 +75,7 @@ type runOptions struct {
 	skipStages     []string
 	fusedRefs      bool
 	grid           string
+	allowEmpty     bool
 }
 
 // bindRunFlags declares run's flags into o.
@@ -94,6 +103,7 @@ func bindRunFlags(fs *pflag.FlagSet, o *runOptions) {
 	fs.StringVar(&o.referenceCache, "reference-cache", defaultUserCache("references"), "keep CPU reference results here, so a GPU host without LLVM can judge with references computed elsewhere; empty: none")
 	fs.StringVar(&o.grid, "grid", "", "dispatch every compute kernel over GROUPS/THREADS, e.g. 2x2x1/2x2x1 (threadgroups per grid / threads per threadgroup; x Y and Z may be left out); empty: by the kernel's position dimensions (16 threads in a line, 4x4, or 4x4x2)")
 	fs.BoolVar(&o.fusedRefs, "fused-references", false, "also store, in --reference-cache, the fused-multiply-add reference of every module whose AIR permits contraction (for a GPU host without LLVM)")
+	fs.BoolVar(&o.allowEmpty, "allow-empty", false, "exit 0 even when the paths hold no Metal library (by default such a run exits 4 and is marked incomplete)")
 	fs.DurationVar(&o.checkpoint, "checkpoint", 10*time.Second, "land written rows in a part file at least this often (a kill loses at most this much work)")
 }
 
@@ -116,11 +126,9 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "airpipe run: %v\n", err)
 		return 2
 	}
-	for _, p := range fs.Args() {
-		if _, err := os.Stat(p); err != nil {
-			fmt.Fprintf(stderr, "airpipe run: %v\n", err)
-			return 2
-		}
+	if err := checkRoots(fs.Args()); err != nil {
+		fmt.Fprintf(stderr, "airpipe run: %v\n", err)
+		return 2
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -270,7 +278,16 @@ func executeRun(ctx context.Context, o runOptions, plan runPlan, stdout, stderr 
 		for _, s := range plan.list {
 			meta.StageVersions[s.Name] = s.Version
 		}
-		var err error
+		lock, err := lockNewRun(o.out, o.runID, meta.Shard)
+		if err != nil {
+			fmt.Fprintf(stderr, "airpipe run: %v\n", err)
+			var locked *errRunLocked
+			if errors.As(err, &locked) {
+				return exitLocked
+			}
+			return 1
+		}
+		defer lock.release()
 		if w, err = analytics.NewWriter(o.out, meta); err != nil {
 			fmt.Fprintf(stderr, "airpipe run: %v\n", err)
 			return 1
@@ -313,6 +330,7 @@ func executeRun(ctx context.Context, o runOptions, plan runPlan, stdout, stderr 
 		}
 	}
 	var writeErr error
+	var cut int64 // modules the interruption cut short (no row)
 	lastFlush := time.Now()
 	engine := &pipeline.Engine[corpus.Entry, *stages.Module]{
 		Expand: func(ctx context.Context, e corpus.Entry) pipeline.Expansion[*stages.Module] {
@@ -332,9 +350,13 @@ func executeRun(ctx context.Context, o runOptions, plan runPlan, stdout, stderr 
 		Key: stages.Key, Stages: plan.list, Jobs: o.jobs, Timeout: o.timeout, Cache: cache,
 		CacheSalt: fingerprint(meta.ToolVersions) + "device=" + o.device + ";grid=" + o.grid,
 		Sink: func(d pipeline.Done[*stages.Module]) error {
+			if cutShort(d.Results) {
+				cut++
+				return nil
+			}
 			row := stages.Record(info, d)
 			sum.add(row)
-			if d.Cached || d.Shared {
+			if (d.Cached || d.Shared) && d.Ran == 0 {
 				sum.reused++
 			}
 			if writeErr != nil {
@@ -356,6 +378,11 @@ func executeRun(ctx context.Context, o runOptions, plan runPlan, stdout, stderr 
 	meta.Interrupted = interrupted
 	meta.Counts = walk.counts(sum, prog)
 	meta.Complete = !interrupted && engineErr == nil && wErr == nil
+	empty := meta.Complete && !o.allowEmpty && meta.Counts.LibrariesParsed == 0 && sum.total == 0
+	if empty {
+		// A run over nothing is no evidence: never passed off as complete.
+		meta.Complete = false
+	}
 	if err := w.Close(meta); err != nil && engineErr == nil {
 		engineErr = err
 	}
@@ -368,14 +395,57 @@ func executeRun(ctx context.Context, o runOptions, plan runPlan, stdout, stderr 
 		fmt.Fprintf(stderr, "airpipe run: %v\n", wErr)
 		status = 2
 	case interrupted:
-		fmt.Fprintf(stderr, "airpipe run: interrupted; %d rows written, run marked incomplete; continue with: airpipe run --resume %s\n", sum.total, w.Dir())
+		fmt.Fprintf(stderr, "airpipe run: interrupted; %d rows written (%d modules cut short get no row), run marked incomplete; continue with: airpipe run --resume %s\n", sum.total, cut, w.Dir())
 		status = 1
+	case empty:
+		fmt.Fprintf(stderr, "airpipe run: found no Metal library under %s (%d files seen: %d not libraries, %d refused); run marked incomplete; pass --allow-empty if that is expected\n",
+			strings.Join(plan.roots, ", "), meta.Counts.FilesSeen, meta.Counts.FilesNotLibraries, meta.Counts.FilesRefused)
+		status = exitEmpty
 	}
 	if err := sum.print(stdout, meta, w.Dir(), o.jsonOut); err != nil {
 		fmt.Fprintf(stderr, "airpipe run: %v\n", err)
 		return 1
 	}
 	return status
+}
+
+// checkRoots refuses a path that cannot be read: one missing, a file that
+// does not open, a directory whose entries cannot be listed.
+func checkRoots(roots []string) error {
+	for _, p := range roots {
+		fi, err := os.Stat(p)
+		if err != nil {
+			return err
+		}
+		if !fi.IsDir() && !fi.Mode().IsRegular() {
+			continue // a FIFO or device would block an open: the walk refuses it by name
+		}
+		f, err := os.Open(p)
+		if err != nil {
+			return fmt.Errorf("%s: unreadable: %w", p, err)
+		}
+		if fi.IsDir() {
+			if _, err = f.ReadDir(1); err == io.EOF {
+				err = nil
+			}
+		}
+		f.Close()
+		if err != nil {
+			return fmt.Errorf("%s: unreadable: %w", p, err)
+		}
+	}
+	return nil
+}
+
+// cutShort reports whether an interruption cut the module's work short: a
+// stage was cancelled. Such a module gets no row, so --resume runs it.
+func cutShort(results []pipeline.Result) bool {
+	for _, r := range results {
+		if r.Code == pipeline.CodeCancelled {
+			return true
+		}
+	}
+	return false
 }
 
 // moduleID identifies a module occurrence within a run.

@@ -21,4 +21,10 @@ const (
 	CodeHashMismatch = "container/hash-mismatch"
 	// CodeBadWrapper: the slice's LLVM bitcode wrapper header is invalid.
 	CodeBadWrapper = "container/bad-wrapper"
+	// CodeNotALibrary: a file named *.metallib holds no library and no
+	// AIR module; the row has function index -1.
+	CodeNotALibrary = "container/not-a-library"
+	// CodeFileChanged: the file changed (shrank, grew, was rewritten)
+	// while it was read; the row has function index -1.
+	CodeFileChanged = "container/file-changed"
 )

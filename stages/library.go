@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"syscall"
 
 	"github.com/airpipe/airpipe/corpus"
 	"github.com/airpipe/airpipe/corpus/mtlb"
@@ -26,8 +27,11 @@ func LoadLibrary(_ context.Context, e corpus.Entry, maxSize int64) []*Module {
 	if err != nil {
 		lib.Err = err
 		lib.ErrCode = CodeUnreadable
-		if _, ok := err.(*tooLargeError); ok {
+		switch err.(type) {
+		case *tooLargeError:
 			lib.ErrCode = CodeFileTooLarge
+		case *changedError:
+			lib.ErrCode = CodeFileChanged
 		}
 		return modulesOf(lib)
 	}
@@ -47,18 +51,40 @@ func (e *tooLargeError) Error() string {
 	return fmt.Sprintf("file is %d bytes, more than the limit of %d (--max-file-size)", e.size, e.max)
 }
 
+// changedError is a file that changed while it was read.
+type changedError struct{ what string }
+
+func (e *changedError) Error() string {
+	return "the file changed while it was read (" + e.what + "); run again once it is stable"
+}
+
+// openRegular opens path for reading without blocking (a FIFO swapped in
+// after the walk opens at once) and refuses anything but a regular file.
+func openRegular(path string) (*os.File, os.FileInfo, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := f.Stat()
+	if err == nil && !st.Mode().IsRegular() {
+		err = fmt.Errorf("%s: not a regular file (%s)", path, st.Mode().Type())
+	}
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return f, st, nil
+}
+
 // readCapped reads a whole file, refusing files over max bytes before
-// allocating for them.
+// allocating for them, and a file whose size or modification time changed
+// while it was read.
 func readCapped(path string, max int64) ([]byte, error) {
-	f, err := os.Open(path)
+	f, st, err := openRegular(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
 	if st.Size() > max {
 		return nil, &tooLargeError{st.Size(), max}
 	}
@@ -69,13 +95,19 @@ func readCapped(path string, max int64) ([]byte, error) {
 	if int64(len(data)) > max {
 		return nil, &tooLargeError{int64(len(data)), max}
 	}
+	if int64(len(data)) != st.Size() {
+		return nil, &changedError{fmt.Sprintf("%d bytes read, %d when opened", len(data), st.Size())}
+	}
+	if now, err := f.Stat(); err != nil || now.Size() != st.Size() || !now.ModTime().Equal(st.ModTime()) {
+		return nil, &changedError{"size or modification time differ after the read"}
+	}
 	return data, nil
 }
 
 // LibraryMagic reports whether the file at path starts with "MTLB".
 // A library is recognised by its magic, never by its name.
 func LibraryMagic(path string) (bool, error) {
-	f, err := os.Open(path)
+	f, _, err := openRegular(path)
 	if err != nil {
 		return false, err
 	}

@@ -5,8 +5,11 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
-	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
 	"syscall"
 
 	"github.com/airpipe/airpipe/corpus"
@@ -50,6 +53,29 @@ type LoadOptions struct {
 // where it sat. A library that cannot be read or parsed becomes one module
 // with index -1 that the container stage fails with the reason.
 func LoadSource(ctx context.Context, e corpus.Entry, o LoadOptions) pipeline.Expansion[*Module] {
+	x := loadSource(ctx, e, o)
+	if len(x.Items) == 0 && ClaimsLibrary(e.Provenance) {
+		// The name promises a library: say per file why none is here.
+		code, msg := CodeNotALibrary, "the file's name ends in .metallib but its bytes hold no Metal library (no MTLB header) and no AIR module"
+		if c, ok := strings.CutPrefix(x.Verdict, VerdictRefusedPrefix); ok {
+			code, msg = c, "the file's name ends in .metallib but it was not read: "+c
+		}
+		if x.Verdict == VerdictNotLibrary || strings.HasPrefix(x.Verdict, VerdictRefusedPrefix) {
+			lib := &Library{Source: e.Provenance, Path: e.Path, Kind: scan.KindFile, Err: errors.New(msg), ErrCode: code}
+			x = pipeline.Expansion[*Module]{Items: modulesOf(lib), Verdict: VerdictLibrary}
+		}
+	}
+	return x
+}
+
+// ClaimsLibrary reports whether a file's name (its last provenance
+// component) ends in .metallib, any case. The name never makes bytes a
+// library; it only makes the absence of one worth a row.
+func ClaimsLibrary(provenance string) bool {
+	return strings.EqualFold(filepath.Ext(provenance), ".metallib")
+}
+
+func loadSource(ctx context.Context, e corpus.Entry, o LoadOptions) pipeline.Expansion[*Module] {
 	lib, err := LibraryMagic(e.Path)
 	switch {
 	case err != nil:
@@ -62,17 +88,28 @@ func LoadSource(ctx context.Context, e corpus.Entry, o LoadOptions) pipeline.Exp
 	return scanFile(e, o)
 }
 
-// scanFile maps a non-library file and loads every blob found in it.
+// mappedHook, when set (by tests), is called once a scanned file is mapped.
+var mappedHook func(path string)
+
+// changedUnderRun is the library-level module of a file that changed while
+// it was read: its rows would describe bytes that no longer exist.
+func changedUnderRun(e corpus.Entry, what string) pipeline.Expansion[*Module] {
+	lib := &Library{Source: e.Provenance, Path: e.Path, Kind: scan.KindFile,
+		Err: errors.New("the file changed while it was read (" + what + "); run again once it is stable"), ErrCode: CodeFileChanged}
+	return pipeline.Expansion[*Module]{Items: modulesOf(lib), Verdict: VerdictLibrary}
+}
+
+// scanFile maps a non-library file and loads every blob found in it. The
+// mapping is guarded: a file that shrinks under the mapping faults on the
+// pages past its new end, which is caught and makes the file a
+// container/file-changed row instead of killing the process (SIGBUS); so
+// does a file whose size or modification time differ once scanned.
 func scanFile(e corpus.Entry, o LoadOptions) pipeline.Expansion[*Module] {
-	f, err := os.Open(e.Path)
+	f, st, err := openRegular(e.Path)
 	if err != nil {
 		return pipeline.Expansion[*Module]{Verdict: VerdictRefusedPrefix + CodeUnreadable}
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return pipeline.Expansion[*Module]{Verdict: VerdictRefusedPrefix + CodeUnreadable}
-	}
 	if st.Size() > o.MaxScanSize {
 		return pipeline.Expansion[*Module]{Verdict: VerdictRefusedPrefix + CodeFileTooLarge}
 	}
@@ -84,9 +121,35 @@ func scanFile(e corpus.Entry, o LoadOptions) pipeline.Expansion[*Module] {
 		return pipeline.Expansion[*Module]{Verdict: VerdictRefusedPrefix + CodeUnreadable}
 	}
 	defer syscall.Munmap(data)
+	if mappedHook != nil {
+		mappedHook(e.Path)
+	}
+	x, fault := scanMapped(e, data)
+	if fault != "" {
+		return changedUnderRun(e, fault)
+	}
+	if now, err := f.Stat(); err != nil || now.Size() != st.Size() || !now.ModTime().Equal(st.ModTime()) {
+		return changedUnderRun(e, "size or modification time differ after the scan")
+	}
+	return x
+}
+
+// scanMapped scans a mapped file. A memory fault while reading the mapping
+// (the file shrank) is recovered and reported as fault; other panics go on.
+func scanMapped(e corpus.Entry, data []byte) (x pipeline.Expansion[*Module], fault string) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			if f, ok := r.(interface{ Addr() uintptr }); ok {
+				x, fault = pipeline.Expansion[*Module]{}, fmt.Sprintf("memory fault reading the mapping at %#x: it shrank", f.Addr())
+				return
+			}
+			panic(r)
+		}
+	}()
 	found := scan.Find(data)
 	if len(found.Blobs) == 0 {
-		return pipeline.Expansion[*Module]{Verdict: VerdictNotLibrary}
+		return pipeline.Expansion[*Module]{Verdict: VerdictNotLibrary}, ""
 	}
 	var mods []*Module
 	for _, b := range found.Blobs {
@@ -104,7 +167,7 @@ func scanFile(e corpus.Entry, o LoadOptions) pipeline.Expansion[*Module] {
 		}
 		mods = append(mods, modulesOf(lib)...)
 	}
-	return pipeline.Expansion[*Module]{Items: mods, Verdict: VerdictContainer}
+	return pipeline.Expansion[*Module]{Items: mods, Verdict: VerdictContainer}, ""
 }
 
 // blobProvenance names a blob inside a file: path!where@0xOFFSET.

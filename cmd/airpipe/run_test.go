@@ -45,7 +45,9 @@ func sampleLibrary(t *testing.T, name string) []byte {
 
 // TestRunBadCorpus: a corpus with a truncated library, a corrupted HASH, a
 // zero-byte file, a directory loop and a random file named .metallib
-// completes; each bad case is named, every good module keeps its row.
+// completes; each bad case is named, every good module keeps its row. A
+// file named .metallib that holds no library has a row saying so
+// (container/not-a-library); another file without one is only counted.
 func TestRunBadCorpus(t *testing.T) {
 	root := t.TempDir()
 	good := sampleLibrary(t, "compute.metallib")
@@ -96,6 +98,8 @@ func TestRunBadCorpus(t *testing.T) {
 		{"corrupt-hash.metallib", "scale", "container/hash-mismatch"}: 1,
 		{"corrupt-hash.metallib", "sum_sqrt", ""}:                     1,
 		{"truncated.metallib", "", "container/malformed-library"}:     1,
+		{"empty.metallib", "", "container/not-a-library"}:             1,
+		{"random.metallib", "", "container/not-a-library"}:            1,
 	}
 	for k, n := range want {
 		if got[k] != n {
@@ -113,15 +117,15 @@ func TestRunBadCorpus(t *testing.T) {
 			}
 		}
 	}
-	if len(rows) != 5 {
-		t.Errorf("got %d rows, want 5: %v", len(rows), got)
+	if len(rows) != 7 {
+		t.Errorf("got %d rows, want 7: %v", len(rows), got)
 	}
 	c := meta.Counts
 	// good, truncated, corrupt-hash, empty, random, notes.txt = 6 files, + the loop entry.
-	if c.FilesSeen != 7 || c.FilesNotLibraries != 3 || c.LibrariesParsed != 2 || c.FilesRefused != 2 {
+	if c.FilesSeen != 7 || c.FilesNotLibraries != 1 || c.LibrariesParsed != 2 || c.FilesRefused != 4 {
 		t.Errorf("counts %+v", c)
 	}
-	if c.RefusedReasons["directory loop"] != 1 || c.RefusedReasons["container/malformed-library"] != 1 {
+	if c.RefusedReasons["directory loop"] != 1 || c.RefusedReasons["container/malformed-library"] != 1 || c.RefusedReasons["container/not-a-library"] != 2 {
 		t.Errorf("refused reasons %v", c.RefusedReasons)
 	}
 	if err := c.Check(); err != nil {

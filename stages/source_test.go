@@ -1,0 +1,124 @@
+package stages
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/airpipe/airpipe/corpus"
+	"github.com/airpipe/airpipe/pipeline"
+)
+
+// time0 is a modification time no rewrite during the test can have.
+var time0 = time.Date(2001, 1, 1, 0, 0, 0, 0, time.UTC)
+
+func entryFor(t *testing.T, path string) corpus.Entry {
+	t.Helper()
+	st, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return corpus.Entry{Path: path, Provenance: path, Size: st.Size()}
+}
+
+// TestScanFileShrinksWhileMapped: a file truncated while it is mapped
+// (another process rewriting the corpus) faults on the pages past its new
+// end. The fault is caught: the file becomes one container/file-changed
+// row, and the process lives (the unguarded mapping died with SIGBUS).
+func TestScanFileShrinksWhileMapped(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "blob.bin")
+	if err := os.WriteFile(p, bytes.Repeat([]byte("not a library "), 1<<16), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e := entryFor(t, p)
+	mappedHook = func(path string) {
+		if err := os.Truncate(path, 0); err != nil {
+			t.Error(err)
+		}
+	}
+	defer func() { mappedHook = nil }()
+	x := LoadSource(context.Background(), e, LoadOptions{MaxFileSize: DefaultMaxFileSize, MaxScanSize: DefaultMaxScanSize})
+	if x.Verdict != VerdictLibrary || len(x.Items) != 1 || x.Items[0].Index != -1 {
+		t.Fatalf("verdict %q, %d items", x.Verdict, len(x.Items))
+	}
+	r := checkContainer(x.Items[0])
+	if r.Status != pipeline.Failed || r.Code != CodeFileChanged {
+		t.Fatalf("container: %s %s %s", r.Status, r.Code, r.Message)
+	}
+	t.Log(r.Message)
+}
+
+// TestScanFileChangedWithoutShrinking: a file rewritten in place while it
+// is scanned (same size, new modification time) is refused by name too.
+func TestScanFileChangedWithoutShrinking(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "blob.bin")
+	data := bytes.Repeat([]byte("not a library "), 100)
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(p, time0, time0); err != nil {
+		t.Fatal(err)
+	}
+	e := entryFor(t, p)
+	mappedHook = func(path string) {
+		if err := os.WriteFile(path, bytes.ToUpper(data), 0o644); err != nil {
+			t.Error(err)
+		}
+	}
+	defer func() { mappedHook = nil }()
+	x := LoadSource(context.Background(), e, LoadOptions{MaxFileSize: DefaultMaxFileSize, MaxScanSize: DefaultMaxScanSize})
+	if len(x.Items) != 1 || checkContainer(x.Items[0]).Code != CodeFileChanged {
+		t.Fatalf("verdict %q, %d items", x.Verdict, len(x.Items))
+	}
+}
+
+// TestNamedLibraryWithoutLibraryGetsARow: the rule for files that are not
+// libraries. A file whose name ends in .metallib but whose bytes hold no
+// library (megabytes of zeros) gets a library-level row naming why; any
+// other such file is counted as not a library. The name never makes bytes
+// a library: a real library under another name is still read.
+func TestNamedLibraryWithoutLibraryGetsARow(t *testing.T) {
+	dir := t.TempDir()
+	zeros := make([]byte, 3<<20)
+	write := func(name string, b []byte) corpus.Entry {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return entryFor(t, p)
+	}
+	opts := LoadOptions{MaxFileSize: DefaultMaxFileSize, MaxScanSize: DefaultMaxScanSize}
+	tests := []struct {
+		entry corpus.Entry
+		opts  LoadOptions
+		code  string // "" : no row, counted as not a library
+	}{
+		{write("x.metallib", zeros), opts, CodeNotALibrary},
+		{write("UPPER.METALLIB", zeros), opts, CodeNotALibrary},
+		{write("empty.metallib", nil), opts, CodeNotALibrary},
+		{write("short.metallib", []byte("MTL")), opts, CodeNotALibrary},
+		{write("big.metallib", zeros), LoadOptions{MaxFileSize: 1 << 20, MaxScanSize: 1 << 20}, CodeFileTooLarge},
+		{write("x.bin", zeros), opts, ""},
+		{corpus.Entry{Path: filepath.Join(dir, "x.ipsw-extracted"), Provenance: "fw.ipsw!/img.dmg!/System/default.metallib"}, opts, CodeUnreadable},
+	}
+	for _, tc := range tests {
+		t.Run(tc.entry.Provenance, func(t *testing.T) {
+			x := LoadSource(context.Background(), tc.entry, tc.opts)
+			if tc.code == "" {
+				if x.Verdict != VerdictNotLibrary || len(x.Items) != 0 {
+					t.Fatalf("verdict %q, %d items; want a counted non-library", x.Verdict, len(x.Items))
+				}
+				return
+			}
+			if x.Verdict != VerdictLibrary || len(x.Items) != 1 || x.Items[0].Index != -1 || x.Items[0].Library.Source != tc.entry.Provenance {
+				t.Fatalf("verdict %q, %d items; want one library-level row", x.Verdict, len(x.Items))
+			}
+			if r := checkContainer(x.Items[0]); r.Status != pipeline.Failed || r.Code != tc.code {
+				t.Fatalf("container: %s %s %s; want %s", r.Status, r.Code, r.Message, tc.code)
+			}
+		})
+	}
+}

@@ -13,7 +13,7 @@ import (
 	"github.com/airpipe/airpipe/compiler/cpuref"
 	"github.com/airpipe/airpipe/device"
 	"github.com/airpipe/airpipe/pipeline"
-	"github.com/airpipe/airpipe/pipeline/proc"
+	"github.com/airpipe/airpipe/internal/proc"
 )
 
 // CodeEmulatorCrash: the emulator's child process died while the device ran

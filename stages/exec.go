@@ -21,7 +21,7 @@ import (
 	"time"
 
 	"github.com/airpipe/airpipe/pipeline"
-	"github.com/airpipe/airpipe/pipeline/proc"
+	"github.com/airpipe/airpipe/internal/proc"
 )
 
 // Codes of exec stages. The tool-failed, bad-protocol and missing-artifact

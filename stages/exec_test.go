@@ -18,7 +18,7 @@ import (
 	"github.com/airpipe/airpipe/corpus"
 	"github.com/airpipe/airpipe/corpus/mtlb"
 	"github.com/airpipe/airpipe/pipeline"
-	"github.com/airpipe/airpipe/pipeline/proc"
+	"github.com/airpipe/airpipe/internal/proc"
 )
 
 const execTestdata = "testdata/exec"

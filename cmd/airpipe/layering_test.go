@@ -17,13 +17,14 @@ var layerRules = []struct {
 	project []string // allowed project package prefixes
 	third   []string // allowed third-party module prefixes
 }{
+	{"internal", []string{"internal"}, nil},
 	{"pipeline", []string{"pipeline"}, []string{"github.com/sourcegraph/conc"}},
 	{"analytics", []string{"analytics"}, []string{"github.com/parquet-go/"}},
-	{"compiler", []string{"compiler", "pipeline/proc"}, nil},
-	{"corpus", []string{"corpus", "pipeline/proc"}, nil},
+	{"compiler", []string{"compiler", "internal/proc"}, nil},
+	{"corpus", []string{"corpus", "internal/proc"}, nil},
 	{"device", []string{"device"}, []string{"github.com/ebitengine/purego"}},
-	{"stages", []string{"stages", "corpus", "compiler", "device", "pipeline", "analytics"}, nil},
-	{"cmd", []string{"stages", "corpus", "compiler", "device", "pipeline", "analytics"}, []string{"github.com/spf13/pflag", "github.com/cheggaaa/pb", "github.com/mattn/go-isatty"}},
+	{"stages", []string{"stages", "corpus", "compiler", "device", "pipeline", "analytics", "internal"}, nil},
+	{"cmd", []string{"stages", "corpus", "compiler", "device", "pipeline", "analytics", "internal"}, []string{"github.com/spf13/pflag", "github.com/cheggaaa/pb", "github.com/mattn/go-isatty"}},
 }
 
 // layerViolations lists the imports that break layerRules.
@@ -64,7 +65,7 @@ func layerViolations(imports map[string][]string) []string {
 func TestLayering(t *testing.T) {
 	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}} {{join .Imports " "}}`, modulePath+"...").Output()
 	if err != nil {
-		t.Skipf("go list: %v", err)
+		t.Fatalf("go list: %v (the layering cannot be checked without it)", err)
 	}
 	imports := map[string][]string{}
 	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
@@ -96,5 +97,25 @@ func TestLayeringCatchesViolations(t *testing.T) {
 	}
 	if v := layerViolations(map[string][]string{modulePath + "stages": {"fmt", modulePath + "compiler/air"}}); len(v) != 0 {
 		t.Errorf("allowed imports refused: %v", v)
+	}
+}
+
+// TestCompilerKnowsNoEngine checks that nothing the compiler packages depend
+// on, directly or not, is the engine, a stage or the analytics (issue 14).
+func TestCompilerKnowsNoEngine(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", modulePath+"compiler/...").Output()
+	if err != nil {
+		t.Fatalf("go list -deps: %v", err)
+	}
+	for _, dep := range strings.Fields(string(out)) {
+		rel, ours := strings.CutPrefix(dep, modulePath)
+		if !ours {
+			continue
+		}
+		for _, banned := range []string{"pipeline", "stages", "analytics"} {
+			if rel == banned || strings.HasPrefix(rel, banned+"/") {
+				t.Errorf("compiler depends on %s", rel)
+			}
+		}
 	}
 }

@@ -12,7 +12,7 @@ import (
 
 	"github.com/airpipe/airpipe/analytics"
 	"github.com/airpipe/airpipe/corpus/mtlb"
-	"github.com/airpipe/airpipe/pipeline/proc"
+	"github.com/airpipe/airpipe/internal/proc"
 )
 
 const reproDescription = `Writes a self-contained directory for one module of a run, so that a failure can

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/airpipe/airpipe/device"
-	"github.com/airpipe/airpipe/pipeline/proc"
+	"github.com/airpipe/airpipe/internal/proc"
 )
 
 // toolVersionCommands are the external tools whose versions change stage

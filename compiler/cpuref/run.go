@@ -14,7 +14,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/airpipe/airpipe/pipeline/proc"
+	"github.com/airpipe/airpipe/internal/proc"
 )
 
 //go:embed harness_c.txt

@@ -30,7 +30,7 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/airpipe/airpipe/pipeline/proc"
+	"github.com/airpipe/airpipe/internal/proc"
 )
 
 // Tool is the reference disassembler.

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/airpipe/airpipe/pipeline/proc"
+	"github.com/airpipe/airpipe/internal/proc"
 )
 
 // TargetEnv is the environment modules are validated for.

@@ -124,7 +124,12 @@ func entryPointOf(m *Module) (air.EntryPoint, pipeline.Result, bool) {
 			return ep, pipeline.Result{}, true
 		}
 	}
-	if len(eps) == 1 {
+	// A library may name its function otherwise than the module does; then
+	// the module's only entry point is the function. But when the module
+	// defines a function of that name which is no entry point (a visible or
+	// extern function sharing the module with a kernel), that function is
+	// what the row is about, and another's verdict must never stand for it.
+	if f := m.IR.Function(name); len(eps) == 1 && (f == nil || f.IsDeclaration()) {
 		return eps[0], pipeline.Result{}, true
 	}
 	return air.EntryPoint{}, pipeline.Fail(CodeNoEntryPoint, name, fmt.Sprintf("the module's metadata names %d entry points and none is %q", len(eps), name)), false

@@ -20,7 +20,7 @@ import (
 //	tmp/                            work space, removed after each image
 //
 // An image's key hashes its zip entry name, CRC-32, sizes and
-// FilterVersion, so an unchanged image is never extracted twice.
+// FilterVersion (and Options.AllFiles), so an unchanged image is never extracted twice.
 type cache struct {
 	dir string
 }
@@ -34,10 +34,10 @@ func newCache(dir string) (*cache, error) {
 	return &cache{dir: dir}, nil
 }
 
-// imageKey names an image's index.
-func imageKey(f *zip.File) string {
+// imageKey names an image's index (all: Options.AllFiles).
+func imageKey(f *zip.File, all bool) string {
 	h := sha256.New()
-	fmt.Fprintf(h, "airpipe-ipsw-image\x00%d\x00%s\x00%08x\x00%d\x00%d", FilterVersion, f.Name, f.CRC32, f.UncompressedSize64, f.CompressedSize64)
+	fmt.Fprintf(h, "airpipe-ipsw-image\x00%d\x00%s\x00%08x\x00%d\x00%d\x00%t", FilterVersion, f.Name, f.CRC32, f.UncompressedSize64, f.CompressedSize64, all)
 	return hex.EncodeToString(h.Sum(nil))
 }
 
@@ -46,6 +46,7 @@ type index struct {
 	Image    string       `json:"image"`
 	Format   []string     `json:"format"`
 	Files    []indexEntry `json:"files"`
+	Links    []Link       `json:"links,omitempty"`
 	Problems []Problem    `json:"problems,omitempty"`
 }
 

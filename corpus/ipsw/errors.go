@@ -23,11 +23,30 @@ const (
 	CodeNoManifest = "corpus/no-manifest"
 	// CodeImageUnreadable: 7-Zip could not list the image.
 	CodeImageUnreadable = "corpus/image-unreadable"
+	// CodeImageDamaged: 7-Zip listed the image in full but reported errors
+	// (a truncated or damaged image); what it extracts is still checked.
+	CodeImageDamaged = "corpus/image-damaged"
 	// CodeExtractFailed: 7-Zip reported errors extracting; the files it did
 	// extract are kept.
 	CodeExtractFailed = "corpus/extract-failed"
 	// CodeExtractTooLarge: the selected files exceed Options.MaxExtractBytes.
 	CodeExtractTooLarge = "corpus/extract-too-large"
+	// CodeEncryptedVolume: the image is an APFS container with an
+	// encrypted volume, which 7-Zip cannot open.
+	CodeEncryptedVolume = "corpus/encrypted-volume"
+	// CodePartitionUnopened: 7-Zip opened a partition map (UDIF, GPT, APM,
+	// MBR) but no file system inside it; its partitions are not read.
+	CodePartitionUnopened = "corpus/partition-unopened"
+	// CodeHardLink: an HFS+ hard link (listed by 7-Zip as an empty file)
+	// could not be resolved to its private-data inode file.
+	CodeHardLink = "corpus/hard-link-unresolved"
+	// CodeSparseHole: an APFS sparse file whose holes 7-Zip filled with
+	// container blocks instead of zeros; its content is refused.
+	CodeSparseHole = "corpus/sparse-hole"
+	// CodeLinkUnresolved: a symbolic link named like a candidate reaches
+	// no regular file inside the image (outside the image root, absent,
+	// or a loop).
+	CodeLinkUnresolved = "corpus/link-unresolved"
 	// CodeMissing7z: the 7z program is not installed (Debian p7zip-full).
 	CodeMissing7z = "corpus/missing-7z"
 )

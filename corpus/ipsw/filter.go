@@ -9,8 +9,10 @@ import (
 )
 
 // FilterVersion changes whenever Candidate or Holds changes what is kept,
-// so cached image indexes made by an older filter are not reused.
-const FilterVersion = 1
+// so cached image indexes made by an older filter are not reused. 2: HFS+
+// hard links resolved, symbolic-link targets selected, APFS sparse files
+// checked, extracted sizes must equal listed sizes.
+const FilterVersion = 2
 
 // Candidate reports whether an image entry may hold shaders, from its
 // path (slash-separated, relative to the image root), its Unix mode string

@@ -31,6 +31,10 @@ type Options struct {
 	MaxEntries int
 	// IncludeRamdisks also reads restore and update ramdisks.
 	IncludeRamdisks bool
+	// AllFiles keeps every regular file of every image, whatever Candidate
+	// and Holds say, and records every symbolic link: for checking an
+	// extraction against ground truth, not for finding shaders.
+	AllFiles bool
 }
 
 func (o *Options) defaults() {
@@ -69,6 +73,19 @@ type File struct {
 	SHA256 string
 }
 
+// Link is one symbolic link inside an image, resolved against the image
+// root (never the host).
+type Link struct {
+	// Image is the disk image's name in the zip.
+	Image string `json:"image,omitempty"`
+	// Path is the link's path inside the image; Target what it stores.
+	Path   string `json:"path"`
+	Target string `json:"target"`
+	// Resolved is the image path of the regular file the link reaches,
+	// "" when it reaches none.
+	Resolved string `json:"resolved,omitempty"`
+}
+
 // Image is one disk image the manifest names.
 type Image struct {
 	Name, Role string
@@ -93,11 +110,16 @@ type Firmware struct {
 
 	images   []Image
 	files    []File
+	links    []Link
 	problems []Problem
 }
 
 // Files returns the extracted files, sorted by provenance.
 func (fw *Firmware) Files() []File { return fw.files }
+
+// Links returns the symbolic links recorded (those named like candidates,
+// or all with Options.AllFiles), in image order.
+func (fw *Firmware) Links() []Link { return fw.links }
 
 // Images returns the disk images read, sorted by name.
 func (fw *Firmware) Images() []Image { return fw.images }
@@ -249,7 +271,7 @@ func (o *opener) image(ref imageRef) error {
 	} else if enc {
 		return bad(CodeEncryptedImage, "Apple Encrypted Archive (AEA1): cannot be read without its key")
 	}
-	key := imageKey(f)
+	key := imageKey(f, o.opt.AllFiles)
 	if ix, ok := o.cache.load(key); ok {
 		im.Cached = true
 		im.Format = strings.Join(ix.Format, ">")
@@ -285,6 +307,10 @@ func (o *opener) adoptIndex(ref imageRef, ix *index, im *Image) {
 		})
 	}
 	im.Files = len(ix.Files)
+	for _, l := range ix.Links {
+		l.Image = ref.Name
+		o.fw.links = append(o.fw.links, l)
+	}
 	for _, p := range ix.Problems {
 		o.problem(p)
 	}
@@ -340,35 +366,65 @@ func (o *opener) extract(ref imageRef, f *zip.File) (ix *index, cacheable bool, 
 		return fail(code, err.Error())
 	}
 	ix = &index{Image: ref.Name}
-	var selected []entry
-	var total int64
+	var listed []entry
 	l, err := o.z.list(o.ctx, imgPath, o.opt.MaxEntries, func(e entry) error {
-		if e.Folder || e.symlink() || !Candidate(e.Path, e.Mode, e.Size) {
-			return nil
+		if !e.Folder {
+			listed = append(listed, e)
 		}
-		if why := unsafeName(e.Path); why != "" {
-			ix.Problems = append(ix.Problems, Problem{Code: CodeUnsafePath, Image: ref.Name, Path: e.Path, Msg: "image entry refused: " + why})
-			return nil
-		}
-		total += e.Size
-		selected = append(selected, e)
 		return nil
 	})
 	ix.Format = l.Types
 	if err != nil {
-		return fail(CodeImageUnreadable, err.Error())
+		if o.ctx.Err() != nil {
+			return nil, false, o.ctx.Err()
+		}
+		if names, ok, _ := apfsEncryptedVolumes(imgPath); ok && len(names) > 0 {
+			return fail(CodeEncryptedVolume, fmt.Sprintf("APFS container whose volume %q is encrypted: 7-Zip cannot open it (%v); reading it needs the volume's password or recovery key and an APFS reader that decrypts, which airpipe does not have", strings.Join(names, `", "`), err))
+		}
+		if !l.Parsed {
+			return fail(CodeImageUnreadable, err.Error())
+		}
+		ix.Problems = append(ix.Problems, Problem{Code: CodeImageDamaged, Image: ref.Name,
+			Msg: fmt.Sprintf("7-Zip listed %d entries but reported errors (%v); the files it extracts are kept, their sizes checked", l.Entries, err)})
 	}
-	if total > o.opt.MaxExtractBytes {
-		return fail(CodeExtractTooLarge, fmt.Sprintf("%d candidate files hold %d bytes, over the %d-byte cap", len(selected), total, o.opt.MaxExtractBytes))
+	if n := len(l.Types); n > 0 && partitionMap(l.Types[n-1]) && len(listed) > 0 {
+		var parts []string
+		for _, e := range listed {
+			parts = append(parts, e.Path)
+		}
+		ix.Problems = append(ix.Problems, Problem{Code: CodePartitionUnopened, Image: ref.Name,
+			Msg: fmt.Sprintf("7-Zip opened the %s partition map but no file system inside its %d partitions (%s); they are not read", l.Types[n-1], len(parts), strings.Join(parts, ", "))})
+	}
+	s := &selection{o: o, img: imgPath, work: work, ix: ix, l: l, byPath: map[string]*entry{}}
+	for i := range listed {
+		s.byPath[listed[i].Path] = &listed[i]
+	}
+	if err := s.hardLinks(listed); err != nil {
+		return nil, false, err
+	}
+	if err := s.symlinks(listed); err != nil {
+		return nil, false, err
+	}
+	for _, e := range listed {
+		if !e.symlink() && (o.opt.AllFiles || Candidate(e.Path, e.Mode, e.Size) || s.sniff[e.Path]) {
+			s.add(e)
+		}
+	}
+	if s.total > o.opt.MaxExtractBytes {
+		return fail(CodeExtractTooLarge, fmt.Sprintf("%d candidate files hold %d bytes, over the %d-byte cap", len(s.selected), s.total, o.opt.MaxExtractBytes))
 	}
 	out := filepath.Join(work, "out")
 	if err := os.Mkdir(out, 0o755); err != nil {
 		return nil, false, &cacheError{err}
 	}
-	if len(selected) > 0 {
-		paths := make([]string, len(selected))
-		for i, e := range selected {
-			paths[i] = e.Path
+	if len(s.selected) > 0 {
+		var paths []string
+		seen := map[string]bool{}
+		for _, e := range s.selected {
+			if src := e.source(); !seen[src] {
+				seen[src] = true
+				paths = append(paths, src)
+			}
 		}
 		if err := o.z.extract(o.ctx, imgPath, out, paths); err != nil {
 			if o.ctx.Err() != nil {
@@ -376,40 +432,349 @@ func (o *opener) extract(ref imageRef, f *zip.File) (ix *index, cacheable bool, 
 			}
 			// Keep what was extracted; do not cache a partial result.
 			o.problem(Problem{Code: CodeExtractFailed, Image: ref.Name, Msg: err.Error()})
-			if err := o.keep(out, selected, ix); err != nil {
+			if err := o.keep(out, s.selected, ix); err != nil {
 				return nil, false, &cacheError{err}
 			}
 			return ix, false, nil
 		}
 	}
-	if err := o.keep(out, selected, ix); err != nil {
+	if err := o.keep(out, s.selected, ix); err != nil {
 		return nil, false, &cacheError{err}
 	}
 	return ix, true, nil
 }
 
+// partitionMap reports whether a 7-Zip format is a partition map or disk
+// image container rather than a file system.
+func partitionMap(typ string) bool {
+	switch typ {
+	case "Dmg", "GPT", "APM", "MBR":
+		return true
+	}
+	return false
+}
+
+// selection gathers the entries of one image to extract.
+type selection struct {
+	o        *opener
+	img      string
+	work     string
+	ix       *index
+	l        listing
+	byPath   map[string]*entry
+	selected []entry
+	chosen   map[string]bool
+	// sniff names entries selected for their content alone (an HFS+
+	// inode file when the links to it cannot be resolved).
+	sniff map[string]bool
+	total int64
+}
+
+// add selects e (once per name), refusing unsafe names.
+func (s *selection) add(e entry) {
+	if s.chosen == nil {
+		s.chosen = map[string]bool{}
+	}
+	if s.chosen[e.Path] {
+		return
+	}
+	s.chosen[e.Path] = true
+	for _, p := range []string{e.Path, e.src} {
+		if why := unsafeName(p); p != "" && why != "" {
+			s.problem(CodeUnsafePath, e.Path, "image entry refused: "+why)
+			return
+		}
+	}
+	s.total += e.Size
+	s.selected = append(s.selected, e)
+}
+
+func (s *selection) problem(code, p, msg string) {
+	s.ix.Problems = append(s.ix.Problems, Problem{Code: code, Image: s.ix.Image, Path: p, Msg: msg})
+}
+
+// hfsRoot returns the folder 7-Zip puts an HFS+ volume's files under (the
+// volume name), or "" for other formats.
+func (s *selection) hfsRoot(listed []entry) string {
+	if n := len(s.l.Types); n == 0 || s.l.Types[n-1] != "HFS" || len(listed) == 0 {
+		return ""
+	}
+	root, _, _ := strings.Cut(listed[0].Path, "/")
+	for _, e := range listed {
+		if first, _, _ := strings.Cut(e.Path, "/"); first != root {
+			return ""
+		}
+	}
+	return root
+}
+
+// hardLinks points each HFS+ hard link (listed by 7-Zip as an empty file)
+// at its private-data inode file, read through the volume's catalog. A
+// link whose inode is not listed is refused by name; when the catalog
+// cannot be read, that is a problem and every inode file is selected for
+// its content.
+func (s *selection) hardLinks(listed []entry) error {
+	root := s.hfsRoot(listed)
+	if root == "" {
+		return nil
+	}
+	prefix := root + "/" + hfsPrivateDir + "/iNode"
+	var inodes []string
+	for _, e := range listed {
+		if strings.HasPrefix(e.Path, prefix) {
+			inodes = append(inodes, e.Path)
+		}
+	}
+	if len(inodes) == 0 {
+		return nil
+	}
+	links, err := s.readHardLinks()
+	if err != nil {
+		if s.o.ctx.Err() != nil {
+			return s.o.ctx.Err()
+		}
+		var fatal *cacheError
+		if errors.As(err, &fatal) {
+			return fatal.err
+		}
+		s.problem(CodeHardLink, "", fmt.Sprintf("the volume has %d hard-link inode files, but its catalog could not be read (%v): the links, which 7-Zip lists as empty files, are unresolved; the inode files are kept by content", len(inodes), err))
+		s.sniff = map[string]bool{}
+		for _, p := range inodes {
+			s.sniff[p] = true
+		}
+		return nil
+	}
+	names := make([]string, 0, len(links))
+	for p := range links {
+		names = append(names, p)
+	}
+	sort.Strings(names)
+	for _, p := range names {
+		full := root + "/" + p
+		e, ok := s.byPath[full]
+		if !ok {
+			s.problem(CodeHardLink, full, "the catalog names this hard link, but 7-Zip does not list it")
+			continue
+		}
+		in, ok := s.byPath[hfsInodePath(root, links[p])]
+		if !ok {
+			s.problem(CodeHardLink, full, fmt.Sprintf("hard link to inode %d, whose file %s 7-Zip does not list", links[p], hfsInodePath(root, links[p])))
+			continue
+		}
+		e.src, e.Size, e.Mode = in.Path, in.Size, in.Mode
+	}
+	return nil
+}
+
+// readHardLinks reads the HFS+ catalog of the image: the image itself
+// when 7-Zip opened it as HFS directly, else the partition 7-Zip opened,
+// copied out of the partition map.
+func (s *selection) readHardLinks() (map[string]uint32, error) {
+	vol := s.img
+	switch len(s.l.Types) {
+	case 1:
+	case 2:
+		vol = filepath.Join(s.work, "volume.hfs")
+		if err := s.o.z.stream(s.o.ctx, s.img, s.l.Types[0], s.l.Archives[1], vol, s.o.opt.MaxImageBytes); err != nil {
+			return nil, fmt.Errorf("copying out partition %s: %w", s.l.Archives[1], err)
+		}
+		defer os.Remove(vol)
+	default:
+		return nil, fmt.Errorf("the volume is %d layers deep (%s)", len(s.l.Types), strings.Join(s.l.Types, ">"))
+	}
+	f, err := os.Open(vol)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return hfsHardLinks(f)
+}
+
+// maxLinkHops bounds a chain of symbolic links.
+const maxLinkHops = 32
+
+// symlinks resolves symbolic links against the image root, never the
+// host: an absolute target names a path from the image root, a relative
+// one a path from the link's folder, and a target climbing above the root
+// is outside the image. Each link whose name is a candidate (and every
+// link with Options.AllFiles) is recorded; the regular file it reaches is
+// selected, and a candidate link that reaches none is refused by name.
+func (s *selection) symlinks(listed []entry) error {
+	var wanted []*entry
+	for i := range listed {
+		if e := &listed[i]; e.symlink() && (s.o.opt.AllFiles || Candidate(e.Path, "", max(e.Size, 1))) {
+			wanted = append(wanted, s.byPath[e.Path])
+		}
+	}
+	if len(wanted) == 0 {
+		return nil
+	}
+	if err := s.readTargets(listed); err != nil {
+		return err
+	}
+	root := s.hfsRoot(listed)
+	for _, e := range wanted {
+		l := Link{Path: e.Path, Target: strings.TrimRight(e.Link, "\x00")}
+		res, why := s.resolve(root, e)
+		if why == "" {
+			l.Resolved = res.Path
+			s.add(*res)
+		} else if Candidate(e.Path, "", max(e.Size, 1)) {
+			s.problem(CodeLinkUnresolved, e.Path, fmt.Sprintf("symbolic link to %q: %s", e.Link, why))
+		}
+		s.ix.Links = append(s.ix.Links, l)
+	}
+	return nil
+}
+
+// readTargets fills in the targets 7-Zip's listing leaves out (HFS+
+// lists none) by extracting the links alone into a folder of their own,
+// where nothing else is written through them. 7-Zip re-roots an absolute
+// target at the output folder on extraction; that prefix is taken off.
+func (s *selection) readTargets(listed []entry) error {
+	var need []string
+	for _, e := range listed {
+		if e.symlink() && e.Link == "" && unsafeName(e.Path) == "" {
+			need = append(need, e.Path)
+		}
+	}
+	if len(need) == 0 {
+		return nil
+	}
+	dir := filepath.Join(s.work, "links")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		return &cacheError{err}
+	}
+	defer os.RemoveAll(dir)
+	if err := s.o.z.extract(s.o.ctx, s.img, dir, need); err != nil {
+		if s.o.ctx.Err() != nil {
+			return s.o.ctx.Err()
+		}
+		s.problem(CodeExtractFailed, "", "extracting symbolic links to read their targets: "+err.Error())
+	}
+	for _, p := range need {
+		t, err := os.Readlink(filepath.Join(dir, filepath.FromSlash(p)))
+		if err != nil {
+			continue // resolved as "target unknown"
+		}
+		if rest, ok := strings.CutPrefix(t, dir+string(filepath.Separator)); ok {
+			t = "/" + filepath.ToSlash(rest)
+		}
+		s.byPath[p].Link = strings.TrimRight(t, "\x00")
+	}
+	return nil
+}
+
+// resolve follows e's target through the listing to a regular file, or
+// says why not.
+func (s *selection) resolve(root string, e *entry) (*entry, string) {
+	cur := e
+	for range maxLinkHops {
+		if strings.TrimRight(cur.Link, "\x00") == "" {
+			return nil, "target unknown"
+		}
+		p, ok := inImage(root, cur.Path, strings.TrimRight(cur.Link, "\x00"))
+		if !ok {
+			return nil, "resolves outside the image"
+		}
+		next, ok := s.byPath[p]
+		switch {
+		case !ok:
+			return nil, fmt.Sprintf("%s is not in the image", p)
+		case next.symlink():
+			cur = next
+		default:
+			return next, ""
+		}
+	}
+	return nil, fmt.Sprintf("more than %d links in a row", maxLinkHops)
+}
+
+// inImage resolves link target t, met at image path link, against the
+// image root (for an HFS+ volume, the volume folder root): an absolute
+// target starts at the root, a relative one at the link's folder. ok is
+// false when the target is empty or climbs above the root.
+func inImage(root, link, t string) (string, bool) {
+	if t == "" {
+		return "", false
+	}
+	rel := link
+	if root != "" {
+		rel = strings.TrimPrefix(link, root+"/")
+	}
+	var parts []string
+	if !strings.HasPrefix(t, "/") {
+		if d := path.Dir(rel); d != "." {
+			parts = strings.Split(d, "/")
+		}
+	}
+	var stack []string
+	for _, q := range append(parts, strings.Split(t, "/")...) {
+		switch q {
+		case "", ".":
+		case "..":
+			if len(stack) == 0 {
+				return "", false
+			}
+			stack = stack[:len(stack)-1]
+		default:
+			stack = append(stack, q)
+		}
+	}
+	if root != "" {
+		stack = append([]string{root}, stack...)
+	}
+	return strings.Join(stack, "/"), true
+}
+
 // keep moves the extracted regular files whose content can hold shaders
 // into the object store and lists them in ix. A selected file that is
-// missing, not regular or larger than listed is a problem.
+// missing, not regular or of another size than listed is a problem, as is
+// an APFS sparse file whose holes came out as container blocks.
 func (o *opener) keep(out string, selected []entry, ix *index) error {
+	type stored struct {
+		sum string
+		n   int64
+	}
+	done := map[string]stored{}
 	for _, e := range selected {
-		p := filepath.Join(out, filepath.FromSlash(e.Path))
+		src := e.source()
+		p := filepath.Join(out, filepath.FromSlash(src))
+		if st, ok := done[src]; ok {
+			ix.Files = append(ix.Files, indexEntry{Path: e.Path, SHA256: st.sum, Size: st.n})
+			continue
+		}
 		st, err := os.Lstat(p)
-		if err != nil || !st.Mode().IsRegular() || st.Size() > e.Size {
+		if err != nil || !st.Mode().IsRegular() || st.Size() != e.Size {
 			msg := "not extracted"
 			if err == nil {
 				msg = fmt.Sprintf("extracted as %s, %d bytes (listed %d)", st.Mode().Type(), st.Size(), e.Size)
 			}
+			if e.src != "" {
+				msg += "; hard link to " + e.src
+			}
 			ix.Problems = append(ix.Problems, Problem{Code: CodeExtractFailed, Image: ix.Image, Path: e.Path, Msg: msg})
 			continue
 		}
-		if !holdsFile(p, e.Path) {
+		if e.sparse() {
+			off, err := containerBlockInFile(p)
+			if err != nil {
+				return err
+			}
+			if off >= 0 {
+				ix.Problems = append(ix.Problems, Problem{Code: CodeSparseHole, Image: ix.Image, Path: e.Path,
+					Msg: fmt.Sprintf("APFS sparse file (IS_SPARSE): 7-Zip filled a hole with container blocks (an APFS container superblock at byte %d), so its content is wrong", off)})
+				continue
+			}
+		}
+		if !o.opt.AllFiles && !holdsFile(p, e.Path) {
 			continue
 		}
 		sum, n, err := o.cache.adopt(p)
 		if err != nil {
 			return err
 		}
+		done[src] = stored{sum, n}
 		ix.Files = append(ix.Files, indexEntry{Path: e.Path, SHA256: sum, Size: n})
 	}
 	sort.Slice(ix.Files, func(i, j int) bool { return ix.Files[i].Path < ix.Files[j].Path })

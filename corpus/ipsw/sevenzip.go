@@ -120,6 +120,25 @@ type entry struct {
 	// Mode is the Unix mode string ("-rwxr-xr-x"), "" when unknown.
 	Mode string
 	Link string
+	// Characteristics is 7-Zip's flag list for the entry (APFS:
+	// "IS_SPARSE NO_RSRC_FORK"), "" when not given.
+	Characteristics string
+	// src, when not "", is the image path whose data the entry has (an
+	// HFS+ hard link's private-data inode file); Path stays its name.
+	src string
+}
+
+// source is the image path holding the entry's data.
+func (e *entry) source() string {
+	if e.src != "" {
+		return e.src
+	}
+	return e.Path
+}
+
+// sparse reports whether 7-Zip lists the entry as an APFS sparse file.
+func (e *entry) sparse() bool {
+	return strings.Contains(" "+e.Characteristics+" ", " IS_SPARSE ")
 }
 
 // symlink reports whether the entry is a symbolic link.
@@ -129,8 +148,14 @@ func (e *entry) symlink() bool { return e.Link != "" || strings.HasPrefix(e.Mode
 type listing struct {
 	// Types is the chain of formats 7-Zip opened, outermost first
 	// ("MBR", "Iso").
-	Types   []string
-	Entries int
+	Types []string
+	// Archives are the paths 7-Zip names each of those formats by: the
+	// image itself, then the partition it opened inside ("4.hfs").
+	Archives []string
+	Entries  int
+	// Parsed is true when the whole listing was read, even if 7-Zip then
+	// exited with an error (a damaged or truncated image).
+	Parsed bool
 }
 
 // list runs "7z l -slt" on image and calls fn for every entry.
@@ -150,12 +175,16 @@ func parseListing(r io.Reader, maxEntries int, l *listing, fn func(entry) error)
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	inEntries := false
 	var cur *entry
+	lastPath := ""
 	flush := func() error {
 		if cur == nil {
 			return nil
 		}
 		e := *cur
 		cur = nil
+		if strings.HasPrefix(e.Mode, "d") {
+			e.Folder = true
+		}
 		l.Entries++
 		if l.Entries > maxEntries {
 			return fmt.Errorf("7z listing: more than %d entries", maxEntries)
@@ -169,6 +198,9 @@ func parseListing(r io.Reader, maxEntries int, l *listing, fn func(entry) error)
 				inEntries = true
 			} else if t, ok := strings.CutPrefix(line, "Type = "); ok {
 				l.Types = append(l.Types, t)
+				l.Archives = append(l.Archives, lastPath)
+			} else if p, ok := strings.CutPrefix(line, "Path = "); ok {
+				lastPath = p
 			}
 			continue
 		}
@@ -209,6 +241,10 @@ func parseListing(r io.Reader, maxEntries int, l *listing, fn func(entry) error)
 			if cur != nil {
 				cur.Link = val
 			}
+		case "Characteristics":
+			if cur != nil {
+				cur.Characteristics = val
+			}
 		}
 	}
 	if err := sc.Err(); err != nil {
@@ -220,6 +256,7 @@ func parseListing(r io.Reader, maxEntries int, l *listing, fn func(entry) error)
 	if !inEntries {
 		return errors.New("7z listing: no entry list")
 	}
+	l.Parsed = true
 	return nil
 }
 
@@ -255,4 +292,25 @@ func (z *sevenZip) extract(ctx context.Context, image, dir string, paths []strin
 		return err
 	}
 	return z.run(ctx, []string{"x", "-y", "-bd", "-bso0", "-bsp0", "-spd", "-sccUTF-8", "-scsUTF-8", "-pairpipe-no-password", "-o" + dir, image, "@" + list.Name()}, nil)
+}
+
+// stream writes the item at path of image, opened as format typ (a
+// 7-Zip -t name such as "Dmg"), to dst, refusing more than max bytes.
+func (z *sevenZip) stream(ctx context.Context, image, typ, path, dst string, max int64) error {
+	w, err := os.Create(dst)
+	if err != nil {
+		return err
+	}
+	defer w.Close()
+	err = z.run(ctx, []string{"x", "-so", "-bd", "-t" + typ, "-sccUTF-8", "-pairpipe-no-password", image, path}, func(r io.Reader) error {
+		n, err := io.Copy(w, io.LimitReader(r, max+1))
+		if err == nil && n > max {
+			err = fmt.Errorf("7z x -so %s: more than %d bytes", path, max)
+		}
+		return err
+	})
+	if cerr := w.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }

@@ -133,11 +133,12 @@ func TestNotJudgeable(t *testing.T) {
 		name, kind, ll string
 	}{
 		{"texture argument", KindTexture, variant("kernel", "", ", ptr addrspace(1) %tex", "", "!5 = !{i32 2, !\"air.texture\", !\"air.location_index\", i32 0, i32 1, !\"air.read\"}")},
-		{"barrier", KindBarrier, variant("kernel", "declare void @air.wg.barrier(i32, i32)", "", "  call void @air.wg.barrier(i32 2, i32 1)", "")},
+		{"simdgroup barrier", KindBarrier, variant("kernel", "declare void @air.simdgroup.barrier(i32, i32)", "", "  call void @air.simdgroup.barrier(i32 2, i32 1)", "")},
 		{"approximate op", KindApproximate, variant("kernel", "declare float @air.fast_sqrt.f32(float)", "", "  %f = bitcast i32 %v to float\n  %s = call float @air.fast_sqrt.f32(float %f)\n  store float %s, ptr addrspace(1) %p", "")},
 		{"length", KindApproximate, variant("kernel", "declare float @air.length.v2f32(<2 x float>)", "", "  %d = call float @air.length.v2f32(<2 x float> zeroinitializer)\n  store float %d, ptr addrspace(1) %p", "")},
 		{"unknown op", KindUnknownOp, variant("kernel", "declare i32 @air.frobnicate.i32(i32)", "", "  %f = call i32 @air.frobnicate.i32(i32 %v)\n  store i32 %f, ptr addrspace(1) %p", "")},
-		{"threadgroup global", KindThreadgroupMemory, variant("kernel", "@tg = internal addrspace(3) global [4 x i32] undef, align 4", "", "  store i32 %v, ptr addrspace(3) @tg", "")},
+		{"external threadgroup global", KindThreadgroupMemory, variant("kernel", "@tg = external addrspace(3) global [4 x i32], align 4", "", "  store i32 %v, ptr addrspace(3) @tg", "")},
+		{"threadgroup argument", KindThreadgroupMemory, variant("kernel", "", ", ptr addrspace(3) %tg", "", "!5 = !{i32 2, !\"air.threadgroup\", !\"air.location_index\", i32 0}")},
 		{"simdgroup built-in", KindSIMDGroup, variant("kernel", "", ", i32 %lane", "", "!5 = !{i32 2, !\"air.thread_index_in_simdgroup\"}")},
 		{"vector function constant", KindFunctionConstant, variant("kernel", "@fc = internal addrspace(2) externally_initialized constant <2 x float> undef, align 8", "", "", "") + "!air.function_constants = !{!9}\n!9 = !{ptr addrspace(2) @fc, !\"float2\", !\"fc\", i32 0, i1 true}\n"},
 		{"unlisted externally initialized global", KindFunctionConstant, variant("kernel", "@fc = internal addrspace(2) externally_initialized constant i32 undef, align 4", "", "", "")},

@@ -18,9 +18,13 @@ const (
 	// multisample, texture buffer...), a constexpr sampler, or a texture
 	// operation other than sample and read; Detail names it.
 	KindTexture = "texture"
-	// KindBarrier: a barrier or other cross-thread synchronisation.
+	// KindBarrier: a barrier or fence the reference does not run
+	// (air.simdgroup.barrier, air.mem.barrier, fences, air.wg.barrier with
+	// other mem_flags bits or scope than it defines); Detail names it.
 	KindBarrier = "barrier"
-	// KindThreadgroupMemory: threadgroup (address space 3) memory.
+	// KindThreadgroupMemory: threadgroup (address space 3) memory the
+	// reference does not give: a threadgroup-memory argument (its size is
+	// the dispatch's), an external addrspace(3) global.
 	KindThreadgroupMemory = "threadgroup-memory"
 	// KindSIMDGroup: SIMD-group or quad-group values and operations.
 	KindSIMDGroup = "simdgroup"
@@ -59,6 +63,15 @@ const (
 	// analysis could not prove otherwise: derivative.go), or one outside a
 	// fragment function.
 	KindDerivative = "derivative"
+	// KindBarrierDivergence: threads of one threadgroup did not all reach the
+	// same air.wg.barrier (one finished while another waited, or they waited
+	// at different call sites): undefined in Metal.
+	KindBarrierDivergence = "barrier-divergence"
+	// KindOrderDependent: a kernel with barriers or threadgroup memory whose
+	// output changed when its threadgroup memory started with other bytes
+	// (Detail "unwritten threadgroup memory") or when the threads between two
+	// barriers ran in another order ("thread order"): undefined on a GPU.
+	KindOrderDependent = "order-dependent"
 )
 
 // NotJudgeableError says why the reference cannot give an answer for a

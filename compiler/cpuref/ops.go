@@ -29,7 +29,8 @@ var ExactOps = []string{
 	"air.sign: 1.0 for x > 0, -1.0 for x < 0, ±0 kept, 0.0 for a NaN (the Metal Shading Language's definition)",
 	"air.any / air.all of bool vectors: llvm.vector.reduce.or / and",
 	"air.abs.[su] of integers: llvm.abs (the most negative signed value is itself)",
-	"air.atomic.global.{add,sub,and,or,xor,min,max,xchg}.[su].i32, load, store: atomicrmw / load / store on the word (threads run one after another, so each is trivially atomic)",
+	"air.atomic.global.{add,sub,and,or,xor,min,max,xchg}.[su].i32, load, store: atomicrmw / load / store on the word (threads run one after another, so each is trivially atomic); air.atomic.local.* alike on threadgroup memory (threads switch only at barriers)",
+	"air.wg.barrier (threadgroup.go): every thread of the group waits until all reach the same barrier; mem_flags order device (1), threadgroup (2) and texture (4) memory for the write-conflict check",
 	"air.sample_texture_*, air.sample_depth_*, air.read_texture_* (textures.go): the uniform texture's texel, TexelWords (a read outside the texture is out of bounds; residency is 1)",
 	"air.get_{width,height,depth}_texture_* at LOD 0, air.get_array_size_texture_*, air.get_num_mip_levels_texture_* (textures.go): TextureExtent, 1 layer, 1 mip level — the textures the device binds (another LOD is out of bounds)",
 }
@@ -101,12 +102,12 @@ func defineOp(d declaration) (string, error) {
 	switch {
 	case isTextureOp(n):
 		return textureOp(d)
+	case n == "air.wg.barrier":
+		return barrierOp(d) // threadgroup.go
 	case strings.Contains(n, "barrier") || strings.HasPrefix(n, "air.fence"):
-		return "", notJudgeable(KindBarrier, n, "%s synchronises threads, which a serial CPU run cannot imitate", n)
+		return "", notJudgeable(KindBarrier, n, "%s synchronises threads at a granularity the reference does not run (only air.wg.barrier, a threadgroup barrier, is defined)", n)
 	case strings.HasPrefix(n, "air.simd") || strings.HasPrefix(n, "air.quad") || strings.HasPrefix(n, "air.is_uniform"):
 		return "", notJudgeable(KindSIMDGroup, n, "%s works across a SIMD-group, whose width is the device's", n)
-	case strings.HasPrefix(n, "air.atomic.local"):
-		return "", notJudgeable(KindThreadgroupMemory, n, "%s works on threadgroup memory", n)
 	case strings.HasPrefix(n, "air.normalize_function_constant"):
 		return normalizePredicate(d)
 	}
@@ -150,7 +151,8 @@ func exactOp(d declaration, op, base, plain string) (string, bool) {
 		body = intAbsBody(d.Ret, parts[1] == "s")
 	case isFloatType(d.Ret) && allEqual(d.Ret, d.Params):
 		body = floatBody(d.Ret, plain, len(d.Params))
-	case strings.HasPrefix(op, "atomic.global.") && d.Ret == "i32" || strings.HasPrefix(op, "atomic.global.store."):
+	case (strings.HasPrefix(op, "atomic.global.") || strings.HasPrefix(op, "atomic.local.")) && d.Ret == "i32",
+		strings.HasPrefix(op, "atomic.global.store."), strings.HasPrefix(op, "atomic.local.store."):
 		body = atomicBody(d, parts)
 	}
 	if body == "" {
@@ -291,20 +293,28 @@ func convertBody(dst, src, dk, sk string) string {
 }
 
 // atomicBody defines air.atomic.global.<op>.[su].i32(ptr, i32 v, order,
-// scope, volatile) as an atomicrmw, and load/store.
+// scope, volatile) as an atomicrmw, and load/store; air.atomic.local.* alike
+// on a threadgroup (addrspace(3)) pointer.
 func atomicBody(d declaration, parts []string) string {
-	if len(parts) < 4 || len(d.Params) < 1 || d.Params[0] != "ptr addrspace(1)" {
+	if len(parts) < 4 {
+		return ""
+	}
+	space := map[string]string{"global": "ptr addrspace(1)", "local": "ptr addrspace(3)"}[parts[1]]
+	if len(d.Params) < 1 || space == "" || d.Params[0] != space {
 		return ""
 	}
 	op := parts[2]
 	// airpipe_atomic tells the harness the word is accessed atomically, so
 	// that several threads changing it is not a write conflict.
-	const mark = "  call void @airpipe_atomic(ptr addrspace(1) %a0)\n"
+	mark := "  call void @airpipe_atomic(ptr addrspace(1) %a0)\n"
+	if parts[1] == "local" {
+		mark = "  %w = addrspacecast ptr addrspace(3) %a0 to ptr addrspace(1)\n  call void @airpipe_atomic(ptr addrspace(1) %w)\n"
+	}
 	if op == "load" {
-		return mark + "  %r = load atomic i32, ptr addrspace(1) %a0 seq_cst, align 4\n  ret i32 %r\n"
+		return mark + "  %r = load atomic i32, " + space + " %a0 seq_cst, align 4\n  ret i32 %r\n"
 	}
 	if op == "store" && len(d.Params) >= 2 && d.Params[1] == "i32" {
-		return mark + "  store atomic i32 %a1, ptr addrspace(1) %a0 seq_cst, align 4\n  ret void\n"
+		return mark + "  store atomic i32 %a1, " + space + " %a0 seq_cst, align 4\n  ret void\n"
 	}
 	signed := parts[3] == "s"
 	rmw := map[string]string{"add": "add", "sub": "sub", "and": "and", "or": "or", "xor": "xor", "xchg": "xchg"}[op]
@@ -321,7 +331,7 @@ func atomicBody(d declaration, parts []string) string {
 	if rmw == "" || len(d.Params) < 2 || d.Params[1] != "i32" {
 		return ""
 	}
-	return mark + fmt.Sprintf("  %%r = atomicrmw %s ptr addrspace(1) %%a0, i32 %%a1 seq_cst, align 4\n  ret i32 %%r\n", rmw)
+	return mark + fmt.Sprintf("  %%r = atomicrmw %s %s %%a0, i32 %%a1 seq_cst, align 4\n  ret i32 %%r\n", rmw, space)
 }
 
 // elem returns a type's element type ("<2 x float>" → "float").

@@ -37,13 +37,19 @@ var (
 //   - every defined function becomes internal (a kernel named like a C
 //     library function cannot clash);
 //   - each air.* declaration is replaced by its definition (ops.go), or the
-//     module is not judgeable.
+//     module is not judgeable;
+//   - threadgroup (addrspace(3)) globals lose their initializer and go in
+//     ThreadgroupSection, which the harness refills per threadgroup
+//     (threadgroup.go).
 func rewrite(t *textModule, k *Kernel) (string, error) {
 	fcGlobals, err := functionConstantGlobals(t)
 	if err != nil {
 		return "", err
 	}
 	if err := refuseFeatures(t, fcGlobals); err != nil {
+		return "", err
+	}
+	if _, err := threadgroupUses(t); err != nil {
 		return "", err
 	}
 	decls, err := declarations(t)
@@ -87,6 +93,8 @@ func rewrite(t *textModule, k *Kernel) (string, error) {
 			continue
 		case fcGlobals[i] != "":
 			l = fcGlobals[i]
+		case strings.HasPrefix(l, "@") && strings.Contains(l, " addrspace(3) global "):
+			l, _, _ = threadgroupGlobal(l) // checked by refuseFeatures
 		case strings.HasPrefix(l, "target triple"):
 			l = fmt.Sprintf("target triple = %q", hostTriple)
 		case strings.HasPrefix(l, "target datalayout"):
@@ -98,6 +106,7 @@ func rewrite(t *textModule, k *Kernel) (string, error) {
 		case strings.HasPrefix(l, "  "):
 			l = fastFlags.ReplaceAllString(l, "$1 ")
 			l = fpmath.ReplaceAllString(l, "")
+			l = barrierSite(l, i)
 		}
 		b.WriteString(l)
 		b.WriteByte('\n')
@@ -112,6 +121,9 @@ func rewrite(t *textModule, k *Kernel) (string, error) {
 	}
 	if strings.Contains(all, "@airpipe_atomic(") {
 		b.WriteString("declare void @airpipe_atomic(ptr addrspace(1))\n")
+	}
+	if strings.Contains(all, "@airpipe_barrier(") {
+		b.WriteString("declare void @airpipe_barrier(i32, i32)\n")
 	}
 	switch k.Stage {
 	case "fragment":
@@ -137,8 +149,9 @@ func refuseFeatures(t *textModule, fcGlobals map[int]string) error {
 		switch {
 		case strings.Contains(l, "MTL_FC_INIT") || strings.Contains(l, "externally_initialized"):
 			return notJudgeable(KindFunctionConstant, "externally initialized global", "an externally initialized global that !air.function_constants does not list: its value is fixed at pipeline creation and the reference has none for it")
-		case strings.Contains(l, " addrspace(3) "):
-			return notJudgeable(KindThreadgroupMemory, "addrspace(3) global", "threadgroup memory: its sharing between threads is not imitated by a serial CPU run")
+		}
+		if _, ok, err := threadgroupGlobal(l); ok && err != nil {
+			return err
 		}
 	}
 	return nil

@@ -81,6 +81,10 @@ type Options struct {
 	// other execution that fast-math AIR permits. Run it only when
 	// Result.ContractAllowed says the module allows contraction.
 	FuseMulAdd bool
+
+	// threadgroups is what the module asks of the harness's threadgroups
+	// (threadgroup.go), set by RunText.
+	threadgroups threadgroupUse
 }
 
 // DefaultBufferSize is the size given to a buffer whose size AIR does not state:
@@ -233,6 +237,12 @@ func RunText(ctx context.Context, ll, entry string, opts Options) (*Result, erro
 	decls, err := declarations(t)
 	if err != nil {
 		return nil, err
+	}
+	if opts.threadgroups, err = threadgroupUses(t); err != nil {
+		return nil, err
+	}
+	if n := opts.Grid.Threads[0] * opts.Grid.Threads[1] * opts.Grid.Threads[2]; opts.threadgroups.Barrier && n > MaxThreadgroupThreads {
+		return nil, fmt.Errorf("cpuref: grid %+v: more than %d threads in a threadgroup", opts.Grid, MaxThreadgroupThreads)
 	}
 	res := &Result{Kernel: k, Grid: opts.Grid, LL: host, ContractAllowed: contractAllowed(t), Fused: opts.FuseMulAdd, Approximate: orderOnlyNames(decls), Derivatives: derivatives}
 	var total int64
@@ -503,8 +513,15 @@ func execute(ctx context.Context, dir, exe string, k *Kernel, inputs []Data, opt
 		ftz = 1
 	}
 	var spec strings.Builder
-	fmt.Fprintf(&spec, "groups %d %d %d threads %d %d %d ftz %d memory %d buffers %d\n",
-		g.Groups[0], g.Groups[1], g.Groups[2], g.Threads[0], g.Threads[1], g.Threads[2], ftz, opts.MemoryLimit, len(inputs))
+	coop, passes := 0, 1
+	if opts.threadgroups.Barrier {
+		coop = 1
+	}
+	if opts.threadgroups.Barrier || opts.threadgroups.Memory {
+		passes = 3
+	}
+	fmt.Fprintf(&spec, "groups %d %d %d threads %d %d %d ftz %d memory %d cooperative %d passes %d buffers %d\n",
+		g.Groups[0], g.Groups[1], g.Groups[2], g.Threads[0], g.Threads[1], g.Threads[2], ftz, opts.MemoryLimit, coop, passes, len(inputs))
 	for _, in := range inputs {
 		ip := filepath.Join(dir, fmt.Sprintf("in%d.bin", in.Index))
 		op := filepath.Join(dir, fmt.Sprintf("out%d.bin", in.Index))
@@ -536,6 +553,12 @@ func execute(ctx context.Context, dir, exe string, k *Kernel, inputs []Data, opt
 		return nil, notJudgeable(KindTrap, "", "the CPU trapped (integer division by zero or an illegal instruction), which a GPU leaves undefined")
 	case out.ExitCode == 5:
 		return nil, notJudgeable(KindRace, "", "two threads write the same bytes (%s): on a GPU the result depends on timing", strings.TrimPrefix(firstLine(out.Tail(3)), "airpipe-cpuref: "))
+	case out.ExitCode == 7 && strings.Contains(out.Tail(3), "no thread wrote"):
+		return nil, notJudgeable(KindOrderDependent, "unwritten threadgroup memory", "%s: threadgroup memory starts undefined on a GPU", strings.TrimPrefix(firstLine(out.Tail(3)), "airpipe-cpuref: "))
+	case out.ExitCode == 7:
+		return nil, notJudgeable(KindOrderDependent, "thread order", "%s: on a GPU the result depends on timing", strings.TrimPrefix(firstLine(out.Tail(3)), "airpipe-cpuref: "))
+	case out.ExitCode == 8:
+		return nil, notJudgeable(KindBarrierDivergence, "air.wg.barrier", "%s, which Metal leaves undefined", strings.TrimPrefix(firstLine(out.Tail(3)), "airpipe-cpuref: "))
 	case out.ExitCode != 0:
 		return nil, fmt.Errorf("cpuref: reference run failed (%s): %s", out.Describe(), out.Tail(5))
 	}

@@ -10,7 +10,7 @@ type Column struct {
 	Meaning string
 }
 
-// Columns lists Row's columns in file order.
+// Columns lists the columns of a part file (schema version 2) in order.
 var Columns = []Column{
 	{"run_id", "string", "the run's ID (also its directory name)"},
 	{"run_started", "timestamp[ms, UTC]", "when the run started"},
@@ -53,5 +53,5 @@ var Columns = []Column{
 	{"status_reason", "string", "reason carried by the first stage that ended unjudged, unavailable or skipped"},
 	{"compile_target", "string", "driver(s) the compile stage used (e.g. radv-navi21, lavapipe)"},
 	{"device_name", "string", "GPU the device stage ran on"},
-	{"data", "list<string>", "stage facts as sorted \"stage.key=value\" strings (ISA statistics, tool versions)"},
+	{"data", "map<string, string>", "stage facts keyed \"stage.key\" (ISA statistics, tool versions): data['compile.radv-navi21.VGPRs']"},
 }

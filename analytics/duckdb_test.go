@@ -2,6 +2,8 @@ package analytics
 
 import (
 	"encoding/json"
+	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -43,12 +45,20 @@ func TestSchemaDocQueriesRunInDuckDB(t *testing.T) {
 	o, n := diffRuns()
 	n.Rows[2].Missing = []Finding{f("translate/unhandled-metadata", "air.arg_type_align_size")}
 	n.Rows[3].Missing = []Finding{f("translate/unhandled-intrinsic", "air.fast_asin.f32"), f("translate/unhandled-intrinsic", "air.fast_acos.f32")}
+	// A mismatch carries itself as its one missing entry, as stages.Record
+	// writes it.
 	n.Rows[1].Missing = []Finding{f("emulator/mismatch", "output[1]")}
+	n.Rows[0].Data = []string{"compile.radv-navi21.Pre-Sched VGPRs=40", "compile.radv-navi21.VGPRs=24", "compile.targets=radv-navi21"}
+	n.Rows[5].Data = []string{"compile.radv-navi21.VGPRs=8"}
 	writeRun(t, out, o.Meta, 2, o.Rows)
 	a, b := n.Meta, n.Meta
 	a.Shard, b.Shard = "m1", "m2"
 	writeRun(t, out, a, 2, n.Rows[:3])
 	writeRun(t, out, b, 2, n.Rows[3:])
+	// A run written by schema version 1 (data a list of key=value).
+	v1rows := append([]Row(nil), n.Rows[:2]...)
+	v1rows[1].Data = []string{"compile.radv-navi21.VGPRs=16"}
+	writeV1Run(t, out, testMeta("v1"), v1rows)
 
 	doc, err := os.ReadFile("../docs/schema.md")
 	if err != nil {
@@ -64,11 +74,11 @@ func TestSchemaDocQueriesRunInDuckDB(t *testing.T) {
 			stmts = append(stmts, s)
 		}
 	}
-	if len(stmts) != 3 {
-		t.Fatalf("want the funnel, sole-blocker and regression queries, found %d statements", len(stmts))
+	if len(stmts) != 5 {
+		t.Fatalf("want the funnel, sole-blocker, regression and two data queries, found %d statements", len(stmts))
 	}
 	run := func(sql string) []map[string]any {
-		sql = strings.NewReplacer("OUT/", out+"/", "<run_id>", "new", "<old>", "old", "<new>", "new").Replace(sql)
+		sql = strings.NewReplacer("OUT/", out+"/", "<run_id>", "new", "<old>", "old", "<new>", "new", "<v1_run>", "v1").Replace(sql)
 		cmd := exec.Command(node, script, sql)
 		cmd.Dir = filepath.Dir(mods)
 		b, err := cmd.Output()
@@ -81,19 +91,33 @@ func TestSchemaDocQueriesRunInDuckDB(t *testing.T) {
 		}
 		return rows
 	}
-	// The funnel: 12 rows in all over both runs.
+	// The funnel: 14 rows in all over the three runs, version 1 included.
 	var total float64
 	for _, r := range run(stmts[0]) {
 		total += toNum(r["modules"])
 	}
-	if total != 12 {
-		t.Errorf("funnel over both runs counts %v modules, want 12", total)
+	if total != 14 {
+		t.Errorf("funnel over all runs counts %v modules, want 14", total)
 	}
-	// Sole blockers in the new run: the metadata key (worse) and the
-	// mismatch (better); "other" misses two features.
+	// Sole blockers in the new run: the documented query agrees with
+	// RankFeatures, feature by feature (the metadata key and the mismatch;
+	// "other" misses two features).
 	sole := run(stmts[1])
 	if len(sole) != 2 || toNum(sole[0]["unlocks"]) != 1 {
 		t.Errorf("sole blockers: %v", sole)
+	}
+	want := map[string]float64{}
+	for _, fr := range RankFeatures(n.Rows, 0) {
+		if fr.Unlocks > 0 {
+			want[fr.Code+" "+fr.Detail] = float64(fr.Unlocks)
+		}
+	}
+	got := map[string]float64{}
+	for _, r := range sole {
+		got[r["code"].(string)+" "+r["detail"].(string)] = toNum(r["unlocks"])
+	}
+	if !maps.Equal(got, want) {
+		t.Errorf("documented sole-blocker query says %v, RankFeatures %v", got, want)
 	}
 	// Regressions: worse (compile -> reader) and gpu (device -> emulator, set aside).
 	reg := run(stmts[2])
@@ -103,6 +127,20 @@ func TestSchemaDocQueriesRunInDuckDB(t *testing.T) {
 	}
 	if strings.Join(fns, ",") != "gpu,worse" && strings.Join(fns, ",") != "worse,gpu" {
 		t.Errorf("regressions: %v", reg)
+	}
+	// data is a map: an exact key, a number, no Pre-Sched VGPRs; and the
+	// version-1 run's list converted the documented way.
+	for i, c := range []struct {
+		sql  string
+		want string
+	}{{stmts[3], "same=24,new=8"}, {stmts[4], "same=24,better=16"}} {
+		var parts []string
+		for _, r := range run(c.sql) {
+			parts = append(parts, fmt.Sprintf("%s=%v", r["function"], toNum(r["vgprs"])))
+		}
+		if got := strings.Join(parts, ","); got != c.want {
+			t.Errorf("data query %d: %s, want %s", i, got, c.want)
+		}
 	}
 }
 

@@ -6,8 +6,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-
-	"github.com/parquet-go/parquet-go"
 )
 
 // Run is one run directory as read back: its metadata (shards merged), its
@@ -206,15 +204,4 @@ func OpenRun(path string) (run *Run, latest string, err error) {
 		}
 	}
 	return nil, "", fmt.Errorf("%s: neither a run directory nor a results directory with a complete run (%d incomplete)", path, len(runs))
-}
-
-// readPart reads every row of one part file. A damaged file is an error,
-// also where the Parquet library panics on it.
-func readPart(path string) (rows []Row, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			rows, err = nil, fmt.Errorf("damaged Parquet file: %v", r)
-		}
-	}()
-	return parquet.ReadFile[Row](path)
 }

@@ -34,7 +34,7 @@ type Report struct {
 // BuildReport computes a run's report: the files accounting, the stage
 // funnel (overall, by function type, by library, by platform), how modules
 // ended, failure codes by stage, set-aside modules with reasons, and the
-// ranked missing features. It returns an error naming the first table whose
+// ranked missing features, one table per kind of gap. It returns an error naming the first table whose
 // rows do not add up to its total.
 func BuildReport(run *Run, opt ReportOptions) (*Report, error) {
 	rows := run.Rows
@@ -59,8 +59,9 @@ func BuildReport(run *Run, opt ReportOptions) (*Report, error) {
 		outcomes,
 		failuresTable(rows, ended["failed"]),
 		setAsideTable(rows, ended["unjudged"]+ended["unavailable"]+ended["skipped"]),
-		FeaturesTable(RankFeatures(rows, opt.Examples), opt.Features, SoleBlocked(rows)),
 	}
+	features, _ := FeatureTables(rows, FeatureSelect{}, opt.Features, opt.Examples)
+	rep.Tables = append(rep.Tables, features...)
 	if err := CheckAll(rep.Tables); err != nil {
 		return nil, err
 	}

@@ -189,7 +189,7 @@ func TestReportFoldsLongTables(t *testing.T) {
 		if tb.Name == "by_library" && (len(tb.Rows) != 2 || tb.Rows[1][0] != "(2 others)") {
 			t.Errorf("by_library: %v", tb.Rows)
 		}
-		if tb.Name == "features" && len(tb.Rows) != 2 {
+		if tb.Name == "features_translate" && len(tb.Rows) != 2 {
 			t.Errorf("features: %v", tb.Rows)
 		}
 	}

@@ -6,8 +6,9 @@ package analytics
 // SchemaVersion is the version of Row, stored in every row's
 // schema_version column. Bump it (and docs/schema.md) when a column changes
 // meaning; adding a column is version-compatible for readers that use
-// union_by_name.
-const SchemaVersion = 1
+// union_by_name. Version 2 stores data as a MAP; readers read version 1's
+// list too.
+const SchemaVersion = 2
 
 // StageNames is the canonical order of the stages whose columns every row
 // carries. A stage that is not in a run's list has status "" (absent).
@@ -75,6 +76,7 @@ type Row struct {
 	CompileTarget string `parquet:"compile_target" json:"compile_target"`
 	DeviceName    string `parquet:"device_name" json:"device_name"`
 	// Data holds stage facts as "stage.key=value" strings (ISA statistics,
-	// tool versions), sorted.
-	Data []string `parquet:"data,list" json:"data"`
+	// tool versions), sorted, one per key. Part files store it as a
+	// MAP(VARCHAR, VARCHAR) from "stage.key" to value (fileRow).
+	Data []string `parquet:"-" json:"data"`
 }

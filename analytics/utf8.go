@@ -76,6 +76,10 @@ func validUTF8(r *Row) {
 	t := v.Type()
 	for i := range t.NumField() {
 		col, _, _ := strings.Cut(t.Field(i).Tag.Get("parquet"), ",")
+		if col == "-" {
+			// data is stored by fileRow under its JSON name.
+			col, _, _ = strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		}
 		if escapeValue(v.Field(i), true) {
 			escaped = append(escaped, col)
 		}

@@ -41,7 +41,7 @@ type Writer struct {
 type partFile struct {
 	tmp  *os.File
 	name string
-	pw   *parquet.GenericWriter[Row]
+	pw   *parquet.GenericWriter[fileRow]
 	rows int64
 }
 
@@ -95,7 +95,8 @@ func (w *Writer) Rows() int64 {
 }
 
 // Write appends one row. The writer sets the row's run_id, run_started and
-// schema_version from the run's metadata.
+// schema_version from the run's metadata. Its data entries must be
+// "key=value" with distinct keys (the file stores them as a map).
 func (w *Writer) Write(r Row) error {
 	if w.closed {
 		return errors.New("results writer: write after close")
@@ -109,7 +110,11 @@ func (w *Writer) Write(r Row) error {
 	r.RunStarted = w.meta.Started.UnixMilli()
 	r.SchemaVersion = SchemaVersion
 	validUTF8(&r)
-	if _, err := w.part.pw.Write([]Row{r}); err != nil {
+	fr, err := toFileRow(r)
+	if err != nil {
+		return fmt.Errorf("results writer: %s row %d (%s %s): %w", w.part.name, w.part.rows, r.Source, r.Function, err)
+	}
+	if _, err := w.part.pw.Write([]fileRow{fr}); err != nil {
 		return fmt.Errorf("results writer: %s row %d: %w", w.part.name, w.part.rows, err)
 	}
 	w.part.rows++
@@ -171,7 +176,7 @@ func (w *Writer) openPart() error {
 		os.Remove(f.Name())
 		return fmt.Errorf("results writer: %w", err)
 	}
-	pw := parquet.NewGenericWriter[Row](f,
+	pw := parquet.NewGenericWriter[fileRow](f,
 		parquet.Compression(&parquet.Zstd),
 		parquet.CreatedBy("airpipe", fmt.Sprint(SchemaVersion), ""),
 	)

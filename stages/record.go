@@ -100,6 +100,12 @@ func Record(run RunInfo, d pipeline.Done[*Module]) analytics.Row {
 		switch status {
 		case pipeline.Failed, pipeline.NotRun:
 			row.FailureCode, row.FailureDetail, row.FailureMessage = res.Code, res.Detail, res.Message
+			if len(res.Missing) == 0 && res.Code != "" {
+				// A failure that names no missing feature (a mismatch, a
+				// refused record) is its own one blocker, so a query over
+				// missing counts what airpipe features counts.
+				row.Missing = append(row.Missing, analytics.Finding{Code: res.Code, Detail: res.Detail})
+			}
 		default:
 			row.StatusReason = res.Message
 			if res.Code != "" {

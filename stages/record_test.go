@@ -89,3 +89,37 @@ func TestRecordExtraStage(t *testing.T) {
 		t.Errorf("data %v", row.Data)
 	}
 }
+
+// TestRecordFailureIsItsOwnBlocker: a failure whose stage named no missing
+// feature (a mismatch) records its code and detail as the one missing
+// entry; a failure that named some keeps exactly those.
+func TestRecordFailureIsItsOwnBlocker(t *testing.T) {
+	lib := &Library{Source: "a.metallib", SHA256: "ab", Lib: &mtlb.Library{}}
+	fn := &mtlb.Function{Name: "k", Bitcode: []byte("x")}
+	names := []string{"container", "translate", "emulator"}
+	named := pipeline.Fail("translate/unhandled-intrinsic", "air.a", "m")
+	named.Missing = []pipeline.Finding{{Code: "translate/unhandled-intrinsic", Detail: "air.a"}, {Code: "translate/unhandled-intrinsic", Detail: "air.b"}}
+	for _, tc := range []struct {
+		name string
+		last pipeline.Result
+		want []string
+	}{
+		{"mismatch", pipeline.Fail(CodeEmulatorMismatch, "buffer 1", "m"), []string{CodeEmulatorMismatch + " buffer 1"}},
+		{"named", named, []string{"translate/unhandled-intrinsic air.a", "translate/unhandled-intrinsic air.b"}},
+		{"passed", pipeline.Pass(), nil},
+	} {
+		results := []pipeline.Result{pipeline.Pass(), pipeline.Pass(), tc.last}
+		if tc.name == "named" {
+			results = []pipeline.Result{pipeline.Pass(), tc.last, {}}
+		}
+		row := Record(RunInfo{ID: "r", Stages: names}, pipeline.Done[*Module]{
+			Item: &Module{Library: lib, Function: fn, SHA256: "cd"}, Results: results})
+		var got []string
+		for _, m := range row.Missing {
+			got = append(got, m.Code+" "+m.Detail)
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s: missing %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}

@@ -154,8 +154,54 @@ func TestFeaturesCmd(t *testing.T) {
 	if len(got.Features) != 1 || got.Features[0].Unlocks != 2 || got.Features[0].DistinctBitcode != 2 || got.SoleBlocked != 2 {
 		t.Fatalf("%+v", got)
 	}
-	if code, stdout, _ := airpipe(t, featuresCmd, "--code", "reader/none", dir); code != 0 || !strings.Contains(stdout, "(none)") {
-		t.Fatalf("--code filter: %d %s", code, stdout)
+	// A code that matches nothing is refused, naming the run's codes.
+	if code, stdout, stderr := airpipe(t, featuresCmd, "--code", "reader/none", dir); code != 1 || stdout != "" || !strings.Contains(stderr, "its codes: translate/unhandled-intrinsic") {
+		t.Fatalf("--code reader/none: %d %q %q", code, stdout, stderr)
+	}
+	// A prefix at '/' matches the codes under it.
+	if code, stdout, stderr := airpipe(t, featuresCmd, "--code", "translate", dir); code != 0 || !strings.Contains(stdout, "air.fast_acos.f32") {
+		t.Fatalf("--code translate: %d %s %s", code, stdout, stderr)
+	}
+	if code, _, _ := airpipe(t, featuresCmd, "--code", "transl", dir); code != 1 {
+		t.Fatalf("--code transl (not at a '/') matched: exit %d", code)
+	}
+	if code, _, stderr := airpipe(t, featuresCmd, "--stage", "nonsense", dir); code != 2 || !strings.Contains(stderr, "translate, compile") {
+		t.Fatalf("--stage nonsense: %d %s", code, stderr)
+	}
+}
+
+// TestFeaturesByKind: translator gaps, reference gaps and emulator
+// mismatches are ranked in tables of their own, and --stage picks one.
+func TestFeaturesByKind(t *testing.T) {
+	rows := oldRows()
+	ref := row("d", "s4", "kernel", "compile", "", "", "")
+	ref.EmulatorStatus, ref.StatusReason = "unjudged", "emulator/no-reference: approximate-op air.fast_pow.f32"
+	ref.Missing = []analytics.Finding{{Code: "emulator/no-reference", Detail: "approximate-op air.fast_pow.f32"}}
+	rows = append(rows, ref)
+	dir := writeTestRun(t, t.TempDir(), "kinds", 0, rows)
+	code, stdout, stderr := airpipe(t, featuresCmd, dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	tr := strings.Index(stdout, "Missing features: translator gaps")
+	em := strings.Index(stdout, "Missing features: emulator failures")
+	rf := strings.Index(stdout, "Missing features: reference gaps")
+	if tr < 0 || em < tr || rf < em {
+		t.Fatalf("tables not one per kind in stage order:\n%s", stdout)
+	}
+	if strings.Contains(stdout[tr:em], "no-reference") || !strings.Contains(stdout[rf:], "air.fast_pow.f32") {
+		t.Fatalf("a reference gap ranked with translator gaps:\n%s", stdout)
+	}
+	code, stdout, _ = airpipe(t, featuresCmd, "--stage", "reference", "--format", "json", dir)
+	var got struct {
+		SoleBlocked int64                   `json:"sole_blocked"`
+		Features    []analytics.FeatureRank `json:"features"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &got); code != 0 || err != nil {
+		t.Fatalf("exit %d %v", code, err)
+	}
+	if len(got.Features) != 1 || got.Features[0].Kind != "reference" || got.SoleBlocked != 1 {
+		t.Fatalf("--stage reference: %+v", got)
 	}
 }
 

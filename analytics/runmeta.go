@@ -54,6 +54,10 @@ type Counts struct {
 	RefusedReasons map[string]int64 `json:"refused_reasons"`
 	// Modules is the number of module rows the pipeline produced.
 	Modules int64 `json:"modules"`
+	// CacheEntriesRefused counts stage-cache and reference-cache entries
+	// refused as damaged (a link, a FIFO, oversized, a checksum mismatch):
+	// each was a miss and recomputed, never a result.
+	CacheEntriesRefused int64 `json:"cache_entries_refused"`
 }
 
 // PartInfo is one landed part file of a run.

@@ -53,6 +53,11 @@ type Options struct {
 	// (content-addressed, reused across runs). Empty: .ipsw files are not
 	// opened but reported as plain files.
 	FirmwareCache string
+	// Exclude lists directories the walk never enters: the run's own output
+	// and caches, when they lie inside the input tree (a run must not read
+	// what it writes). Paths are compared after resolving symbolic links; a
+	// root itself is never excluded.
+	Exclude []string
 }
 
 // Walk visits every file under roots (directories recursively, files
@@ -70,7 +75,20 @@ func Walk(ctx context.Context, roots []string, visit func(Entry) error) error {
 // image or entry refused (encrypted, unsafe path, too large) is visited as a
 // refused entry with its code.
 func WalkWith(ctx context.Context, roots []string, opts Options, visit func(Entry) error) error {
-	w := &walker{ctx: ctx, visit: visit, seenDirs: map[string]bool{}, opts: opts}
+	w := &walker{ctx: ctx, visit: visit, seenDirs: map[string]bool{}, opts: opts, excluded: map[string]bool{}}
+	for _, x := range opts.Exclude {
+		if x == "" {
+			continue
+		}
+		abs, err := filepath.Abs(x)
+		if err != nil {
+			continue
+		}
+		if real, err := filepath.EvalSymlinks(abs); err == nil {
+			abs = real
+		}
+		w.excluded[abs] = true
+	}
 	for _, r := range roots {
 		abs, err := filepath.Abs(r)
 		if err != nil {
@@ -99,6 +117,7 @@ type walker struct {
 	visit    func(Entry) error
 	roots    []string
 	seenDirs map[string]bool
+	excluded map[string]bool
 }
 
 // inside reports whether a resolved path lies within one of the roots.
@@ -123,6 +142,9 @@ func (w *walker) walk(path, real string, depth int) error {
 	}
 	switch {
 	case info.IsDir():
+		if depth > 0 && w.excluded[real] {
+			return nil // the run's own output or cache
+		}
 		if depth > MaxDepth {
 			return w.visit(Entry{Path: path, Provenance: path, Refused: fmt.Sprintf("%s (more than %d levels)", RefusedTooDeep, MaxDepth)})
 		}

@@ -109,3 +109,46 @@ func TestWalkDeepNesting(t *testing.T) {
 		t.Errorf("files %d refused %v", files, refused)
 	}
 }
+
+// TestWalkExcludesOwnOutput: the run's output and caches inside the input
+// tree are not walked, whether reached directly or through a link; a root
+// is walked even when excluded, and a missing exclusion is harmless.
+func TestWalkExcludesOwnOutput(t *testing.T) {
+	root := t.TempDir()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, p := range []string{"lib/a.metallib", "results/run1/part-0.parquet", "cache/ab/entry.json", "keep/cache/x"} {
+		must(os.MkdirAll(filepath.Dir(filepath.Join(root, p)), 0o755))
+		must(os.WriteFile(filepath.Join(root, p), []byte("x"), 0o644))
+	}
+	must(os.Symlink(filepath.Join(root, "results"), filepath.Join(root, "lib", "results-link")))
+	walk := func(roots []string, exclude ...string) []string {
+		var got []string
+		err := WalkWith(context.Background(), roots, Options{Exclude: exclude}, func(e Entry) error {
+			rel, _ := filepath.Rel(root, e.Path)
+			got = append(got, rel)
+			return nil
+		})
+		must(err)
+		return got
+	}
+	all := walk([]string{root})
+	if len(all) != 5 {
+		t.Fatalf("without exclusions: %v", all)
+	}
+	// The cache named by a relative path, the output through the root's path.
+	wd, _ := os.Getwd()
+	relCache, err := filepath.Rel(wd, filepath.Join(root, "cache"))
+	must(err)
+	got := walk([]string{root}, filepath.Join(root, "results"), relCache, filepath.Join(root, "missing"))
+	if strings.Join(got, " ") != "keep/cache/x lib/a.metallib" {
+		t.Errorf("with exclusions: %v", got)
+	}
+	if got := walk([]string{filepath.Join(root, "results")}, filepath.Join(root, "results")); len(got) != 1 {
+		t.Errorf("an excluded root is still walked: %v", got)
+	}
+}

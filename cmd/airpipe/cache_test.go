@@ -1,0 +1,118 @@
+package main
+
+import (
+	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/airpipe/airpipe/analytics"
+)
+
+// TestRunSkipsOwnOutput: --out and the caches inside the input tree are
+// not read by the run: a second run over the same tree sees the one
+// library, not the first run's parts, run.json and cache entries.
+func TestRunSkipsOwnOutput(t *testing.T) {
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "a.metallib"), sampleLibrary(t, "compute.metallib"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"run", "--out", filepath.Join(root, "results"), "--cache", filepath.Join(root, "cache"),
+		"--reference-cache", filepath.Join(root, "refs"), "--firmware-cache", filepath.Join(root, "fw"), "--progress", "none"}
+	for i, id := range []string{"first", "second"} {
+		runOK(t, append(args, "--run-id", id, root)...)
+		meta, _, err := analytics.ReadRun(filepath.Join(root, "results", id))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if meta.Counts.FilesSeen != 1 || meta.Counts.LibrariesParsed != 1 {
+			t.Errorf("run %d read its own output: counts %+v", i, meta.Counts)
+		}
+	}
+}
+
+// TestRunRefusesDamagedCacheEntries: every stage-cache entry damaged
+// after a first run (a flipped byte; one replaced by a FIFO, one by a link
+// to /dev/zero) is a counted miss: the second run's rows equal the first's,
+// run.json counts the refusals and stderr says so.
+func TestRunRefusesDamagedCacheEntries(t *testing.T) {
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "a.metallib"), sampleLibrary(t, "compute.metallib"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, cache := t.TempDir(), t.TempDir()
+	args := []string{"run", "--out", out, "--cache", cache, "--reference-cache", "", "--progress", "none"}
+	runOK(t, append(args, "--run-id", "clean", root)...)
+	var entries []string
+	err := filepath.WalkDir(cache, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".json") {
+			entries = append(entries, p)
+		}
+		return err
+	})
+	if err != nil || len(entries) < 3 {
+		t.Fatalf("cache entries %v (%v)", entries, err)
+	}
+	sort.Strings(entries)
+	for i, p := range entries {
+		switch i {
+		case 0:
+			mustOK(t, os.Remove(p))
+			mustOK(t, syscall.Mkfifo(p, 0o644))
+		case 1:
+			mustOK(t, os.Remove(p))
+			mustOK(t, os.Symlink("/dev/zero", p))
+		default:
+			b, err := os.ReadFile(p)
+			mustOK(t, err)
+			b[len(b)-3] ^= 0x01 // the body's last bytes: still JSON or not, never trusted
+			mustOK(t, os.WriteFile(p, b, 0o644))
+		}
+	}
+	var so, se bytes.Buffer
+	if code := run(append(args, "--run-id", "damaged", root), &so, &se); code != 0 {
+		t.Fatalf("exit %d: %s", code, se.String())
+	}
+	_, clean, err := analytics.ReadRun(filepath.Join(out, "clean"))
+	mustOK(t, err)
+	meta, damaged, err := analytics.ReadRun(filepath.Join(out, "damaged"))
+	mustOK(t, err)
+	// A miss ends the item's lookups, so not every damaged entry is read.
+	if got := meta.Counts.CacheEntriesRefused; got == 0 || got > int64(len(entries)) {
+		t.Errorf("cache_entries_refused %d, want 1..%d", got, len(entries))
+	}
+	if !strings.Contains(se.String(), "cache entries refused as damaged") {
+		t.Errorf("stderr does not say so: %q", se.String())
+	}
+	if !reflect.DeepEqual(verdicts(clean), verdicts(damaged)) {
+		t.Errorf("rows differ after damage:\nclean   %v\ndamaged %v", verdicts(clean), verdicts(damaged))
+	}
+	// The recomputed results replaced the damaged entries.
+	runOK(t, append(args, "--run-id", "again", root)...)
+	meta, _, err = analytics.ReadRun(filepath.Join(out, "again"))
+	mustOK(t, err)
+	if meta.Counts.CacheEntriesRefused != 0 {
+		t.Errorf("third run refused %d entries", meta.Counts.CacheEntriesRefused)
+	}
+}
+
+// verdicts is each row's statuses and code, by function.
+func verdicts(rows []analytics.Row) map[string]string {
+	out := map[string]string{}
+	for _, r := range rows {
+		out[r.Function] = strings.Join([]string{r.ContainerStatus, r.ReaderStatus, r.TranslateStatus, r.CompileStatus, r.EmulatorStatus, r.StageReached, r.FailureCode}, " ")
+	}
+	return out
+}
+
+func mustOK(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}

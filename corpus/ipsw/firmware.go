@@ -269,7 +269,7 @@ func (o *opener) image(ref imageRef) error {
 	if enc, err := encrypted(f); err != nil {
 		return bad(CodeImageUnreadable, "reading the zip entry: "+err.Error())
 	} else if enc {
-		return bad(CodeEncryptedImage, "Apple Encrypted Archive (AEA1): cannot be read without its key")
+		return bad(CodeEncryptedImage, "Apple Encrypted Archive (AEA1, iOS 18 and later): reading it needs the archive's decryption key (for firmware, fetched from the Apple key server its authentication data names) and an AEA decoder, neither of which airpipe has")
 	}
 	key := imageKey(f, o.opt.AllFiles)
 	if ix, ok := o.cache.load(key); ok {
@@ -406,7 +406,10 @@ func (o *opener) extract(ref imageRef, f *zip.File) (ix *index, cacheable bool, 
 		return nil, false, err
 	}
 	for _, e := range listed {
-		if !e.symlink() && (o.opt.AllFiles || Candidate(e.Path, e.Mode, e.Size) || s.sniff[e.Path]) {
+		if e.symlink() || (s.linked[e.Path] && !o.opt.AllFiles) {
+			continue
+		}
+		if o.opt.AllFiles || Candidate(e.Path, e.Mode, e.Size) || s.sniff[e.Path] {
 			s.add(e)
 		}
 	}
@@ -467,7 +470,11 @@ type selection struct {
 	// sniff names entries selected for their content alone (an HFS+
 	// inode file when the links to it cannot be resolved).
 	sniff map[string]bool
-	total int64
+	// linked names the HFS+ inode files reached through a hard link:
+	// their data is kept under the links' names, not their own (except
+	// with Options.AllFiles, which keeps every file).
+	linked map[string]bool
+	total  int64
 }
 
 // add selects e (once per name), refusing unsafe names.
@@ -562,6 +569,10 @@ func (s *selection) hardLinks(listed []entry) error {
 			continue
 		}
 		e.src, e.Size, e.Mode = in.Path, in.Size, in.Mode
+		if s.linked == nil {
+			s.linked = map[string]bool{}
+		}
+		s.linked[in.Path] = true
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"fmt"
+	"hash/crc32"
 	"html"
 	"io"
 	"os"
@@ -98,11 +99,11 @@ const (
 	udifChunk = 2048 // sectors per chunk (1 MiB), as hdiutil writes
 )
 
-// Partition is one partition of a UDIF image: its blkx name ("Apple_HFS")
-// and raw bytes (a multiple of 512).
+// Partition is one partition of a UDIF image: its blkx name ("Apple_HFS"),
+// label ("disk image" when empty) and raw bytes (a multiple of 512).
 type Partition struct {
-	Name string
-	Data []byte
+	Name, Label string
+	Data        []byte
 }
 
 // UDIF wraps partitions into a UDIF disk image as hdiutil writes one: a
@@ -152,8 +153,12 @@ func UDIF(t testing.TB, parts ...Partition) []byte {
 		binary.BigEndian.PutUint32(mish[36:], uint32(id))
 		binary.BigEndian.PutUint32(mish[200:], uint32(n))
 		table := append(mish, chunks.Bytes()...)
+		label := p.Label
+		if label == "" {
+			label = "disk image"
+		}
 		fmt.Fprintf(&blkx, "<dict><key>Attributes</key><string>0x0050</string><key>CFName</key><string>%[1]s (%[2]s : %[3]d)</string><key>Data</key><data>%[4]s</data><key>ID</key><string>%[3]d</string><key>Name</key><string>%[1]s (%[2]s : %[3]d)</string></dict>",
-			"disk image", html.EscapeString(p.Name), id, base64.StdEncoding.EncodeToString(table))
+			html.EscapeString(label), html.EscapeString(p.Name), id, base64.StdEncoding.EncodeToString(table))
 		sector += sectors
 	}
 	xml := `<?xml version="1.0" encoding="UTF-8"?>
@@ -177,6 +182,60 @@ func UDIF(t testing.TB, parts ...Partition) []byte {
 	return append(fork.Bytes(), koly...)
 }
 
+// GPT lays out a GUID-partitioned disk holding one HFS+ partition, vol,
+// the way hdiutil splits such a disk into blkx partitions: protective MBR,
+// primary GPT header and table, free space, the volume, free space, backup
+// table and header. Header and table CRC-32s are filled in (UEFI 2.10,
+// section 5.3).
+func GPT(vol []byte) []Partition {
+	const first = 40 // first usable LBA after the 32-sector table, aligned
+	n := uint64((len(vol) + 511) / 512)
+	vol = append(vol, make([]byte, int(n*512)-len(vol))...)
+	last := first + n - 1
+	total := last + 1 + 8 + 32 + 1 // free, backup table, backup header
+	entries := make([]byte, 128*128)
+	hfsType := []byte{0x00, 0x53, 0x46, 0x48, 0x00, 0x00, 0xaa, 0x11, 0xaa, 0x11, 0x00, 0x30, 0x65, 0x43, 0xec, 0xac}
+	copy(entries, hfsType)
+	copy(entries[16:], "airpipe-gpt-part")
+	binary.LittleEndian.PutUint64(entries[32:], first)
+	binary.LittleEndian.PutUint64(entries[40:], last)
+	for i, r := range utf16.Encode([]rune("disk image")) {
+		binary.LittleEndian.PutUint16(entries[56+2*i:], r)
+	}
+	header := func(self, backup, table uint64) []byte {
+		h := make([]byte, 512)
+		copy(h, "EFI PART")
+		binary.LittleEndian.PutUint32(h[8:], 0x00010000)
+		binary.LittleEndian.PutUint32(h[12:], 92)
+		binary.LittleEndian.PutUint64(h[24:], self)
+		binary.LittleEndian.PutUint64(h[32:], backup)
+		binary.LittleEndian.PutUint64(h[40:], first)
+		binary.LittleEndian.PutUint64(h[48:], total-34)
+		copy(h[56:], "airpipe-gpt-disk")
+		binary.LittleEndian.PutUint64(h[72:], table)
+		binary.LittleEndian.PutUint32(h[80:], 128)
+		binary.LittleEndian.PutUint32(h[84:], 128)
+		binary.LittleEndian.PutUint32(h[88:], crc32.ChecksumIEEE(entries))
+		binary.LittleEndian.PutUint32(h[16:], crc32.ChecksumIEEE(h[:92]))
+		return h
+	}
+	mbr := make([]byte, 512)
+	mbr[446+4] = 0xee
+	binary.LittleEndian.PutUint32(mbr[446+8:], 1)
+	binary.LittleEndian.PutUint32(mbr[446+12:], uint32(min(total-1, 0xffffffff)))
+	mbr[510], mbr[511] = 0x55, 0xaa
+	return []Partition{
+		{Label: "Protective Master Boot Record", Name: "MBR", Data: mbr},
+		{Label: "GPT Header", Name: "Primary GPT Header", Data: header(1, total-1, 2)},
+		{Label: "GPT Partition Data", Name: "Primary GPT Table", Data: entries},
+		{Label: " ", Name: "Apple_Free", Data: make([]byte, (first-34)*512)},
+		{Label: "disk image", Name: "Apple_HFS", Data: vol},
+		{Label: " ", Name: "Apple_Free", Data: make([]byte, 8*512)},
+		{Label: "GPT Partition Data", Name: "Backup GPT Table", Data: entries},
+		{Label: "GPT Header", Name: "Backup GPT Header", Data: header(total-1, 1, total-33)},
+	}
+}
+
 func writeChunk(w *bytes.Buffer, typ uint32, sector, count, off, length uint64) {
 	var c [40]byte
 	binary.BigEndian.PutUint32(c[0:], typ)
@@ -190,7 +249,7 @@ func writeChunk(w *bytes.Buffer, typ uint32, sector, count, off, length uint64) 
 // PlantHFS writes data into the file called name of the raw HFS+ volume
 // vol, in place: it finds the file's catalog record by its key (the name
 // in UTF-16), writes data over the first extent of its data fork (which
-// must be large enough), sets the fork's logical size to len(data) and,
+// must be large enough), sets the fork's size to len(data) and,
 // when mode is not 0, the file's BSD mode. HFS+ keeps no checksums over
 // catalog records or file data, so the volume stays consistent. The name
 // must be unique in the catalog.
@@ -234,6 +293,13 @@ func PlantHFS(t testing.TB, vol []byte, name string, data []byte, mode uint16) {
 	if len(data) > count*blockSize {
 		t.Fatalf("PlantHFS: %d bytes do not fit the %d-byte first extent of %q", len(data), count*blockSize, name)
 	}
+	// The fork shrinks to the blocks data needs; the blocks it frees stay
+	// marked in the allocation bitmap, which readers do not consult.
+	blocks := (len(data) + blockSize - 1) / blockSize
 	binary.BigEndian.PutUint64(vol[fork:], uint64(len(data)))
+	binary.BigEndian.PutUint32(vol[fork+12:], uint32(blocks))
+	binary.BigEndian.PutUint32(vol[fork+20:], uint32(blocks))
+	clear(vol[fork+24 : fork+80])
+	clear(vol[start*blockSize : (start+blocks)*blockSize])
 	copy(vol[start*blockSize:], data)
 }

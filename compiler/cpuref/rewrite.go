@@ -87,6 +87,7 @@ func rewrite(t *textModule, k *Kernel) (string, error) {
 		return "", notJudgeable(KindMalformed, "return type", "kernel @%s does not return void", k.Name)
 	}
 	var b strings.Builder
+	guarded := false // the threadgroup region's leading guard is written
 	for i, l := range t.lines {
 		switch {
 		case drop[i]:
@@ -95,6 +96,9 @@ func rewrite(t *textModule, k *Kernel) (string, error) {
 			l = fcGlobals[i]
 		case strings.HasPrefix(l, "@") && strings.Contains(l, " addrspace(3) global "):
 			l, _, _ = threadgroupGlobal(l) // checked by refuseFeatures
+			if !guarded {
+				l, guarded = threadgroupGuard("lead")+"\n"+l, true
+			}
 		case strings.HasPrefix(l, "target triple"):
 			l = fmt.Sprintf("target triple = %q", hostTriple)
 		case strings.HasPrefix(l, "target datalayout"):
@@ -110,6 +114,9 @@ func rewrite(t *textModule, k *Kernel) (string, error) {
 		}
 		b.WriteString(l)
 		b.WriteByte('\n')
+	}
+	if guarded {
+		b.WriteString(threadgroupGuard("trail") + "\n")
 	}
 	for _, d := range defs {
 		b.WriteString(d)

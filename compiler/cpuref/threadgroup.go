@@ -62,6 +62,19 @@ import (
 // ThreadgroupSection is the ELF section holding a module's threadgroup memory.
 const ThreadgroupSection = "airpipe_tg"
 
+// ThreadgroupGuard is the size of the page-aligned guards the rewrite puts
+// before and after the threadgroup globals in ThreadgroupSection (llc and the
+// linker keep a section's globals in module order); the harness makes them
+// inaccessible, so an access more than a page outside the threadgroup
+// memory faults (KindOutOfBounds). One landing in the alignment padding of
+// the region's last page, or in another threadgroup global, is not detected.
+const ThreadgroupGuard = 8192
+
+// threadgroupGuard is the definition of the guard global named by where.
+func threadgroupGuard(where string) string {
+	return fmt.Sprintf("@airpipe_tg_%s_guard = internal global [%d x i8] zeroinitializer, section %q, align 4096", where, ThreadgroupGuard, ThreadgroupSection)
+}
+
 // threadgroupGlobal rewrites an addrspace(3) global definition line: its
 // initializer becomes zeroinitializer and it goes in ThreadgroupSection. It
 // returns ok false when the line is no addrspace(3) global.

@@ -46,9 +46,9 @@ entry:
 `
 }
 
-// tgAt is the IR setting %name to &tg[idx] (idx an i32 value).
+// tgAt is the IR setting %name to &tg[idx] (idx a signed i32 value).
 func tgAt(name, idx string) string {
-	return "  %" + name + "_i = zext i32 " + idx + " to i64\n  %" + name + " = getelementptr inbounds [1024 x i32], ptr addrspace(3) @tg, i64 0, i64 %" + name + "_i\n"
+	return "  %" + name + "_i = sext i32 " + idx + " to i64\n  %" + name + " = getelementptr inbounds [1024 x i32], ptr addrspace(3) @tg, i64 0, i64 %" + name + "_i\n"
 }
 
 // neighbourBody: tg[lid] = 3·v + lid; barrier; w = tg[(lid+1) mod n]; barrier;
@@ -199,6 +199,9 @@ done:
   call void @air.wg.barrier(i32 2, i32 1)
   %old = call i32 @air.atomic.local.add.u.i32(ptr addrspace(3) %z, i32 1, i32 0, i32 1, i1 true)
   store i32 %old, ptr addrspace(1) %op, align 4`},
+		// @tg is 1024 words, one page: a word past it lies in the trailing guard.
+		{"a write past the threadgroup memory", KindOutOfBounds, "", "", "  call void @air.wg.barrier(i32 2, i32 1)\n" + tgAt("q", "1030") + "  store i32 %v, ptr addrspace(3) %q\n  store i32 1, ptr addrspace(1) %op"},
+		{"a write before the threadgroup memory", KindOutOfBounds, "", "", "  call void @air.wg.barrier(i32 2, i32 1)\n" + tgAt("q", "-1") + "  store i32 %v, ptr addrspace(3) %q\n  store i32 1, ptr addrspace(1) %op"},
 		{"other mem_flags bits", KindBarrier, "air.wg.barrier mem_flags 0x8", "", "  call void @air.wg.barrier(i32 8, i32 1)\n  store i32 1, ptr addrspace(1) %op, align 4"},
 		{"another scope", KindBarrier, "air.wg.barrier scope 2", "", "  call void @air.wg.barrier(i32 2, i32 2)\n  store i32 1, ptr addrspace(1) %op, align 4"},
 		{"a simdgroup barrier", KindBarrier, "air.simdgroup.barrier", "declare void @air.simdgroup.barrier(i32, i32)", "  call void @air.simdgroup.barrier(i32 2, i32 1)\n  store i32 1, ptr addrspace(1) %op, align 4"},

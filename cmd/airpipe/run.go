@@ -92,7 +92,7 @@ func bindRunFlags(fs *pflag.FlagSet, o *runOptions) {
 	fs.StringVar(&o.firmwareCache, "firmware-cache", defaultFirmwareCache(), "where files extracted from .ipsw firmware are kept (content-addressed, reused); empty: do not open .ipsw files")
 	choiceFlag(fs, &o.progress, "progress", "auto", []string{"auto", "bar", "plain", "none"}, "progress display: auto (bars on a terminal, lines otherwise), bar, plain, none")
 	fs.StringVar(&o.runID, "run-id", "", "run id (default: UTC time plus a random suffix); shards of one run share it")
-	fs.StringVar(&o.cacheDir, "cache", pipeline.DefaultCacheDir(), "persistent cache of stage outcomes (keyed by bitcode SHA-256, stage versions, tool fingerprints)")
+	fs.StringVar(&o.cacheDir, "cache", pipeline.DefaultCacheDir(), "persistent cache of stage outcomes (keyed by bitcode SHA-256, stage versions, tool fingerprints and airpipe's own build)")
 	fs.BoolVar(&o.noCache, "no-cache", false, "neither read nor write the cache")
 	fs.StringVar(&o.shard, "shard", "", "run shard I/N only (0-based; libraries split by SHA-256); e.g. $JOB_COMPLETION_INDEX/N or $SLURM_ARRAY_TASK_ID/N")
 	fs.StringVar(&o.resume, "resume", "", "continue the interrupted run in RUN_DIR with its original arguments")
@@ -314,6 +314,11 @@ func executeRun(ctx context.Context, o runOptions, plan runPlan, stdout, stderr 
 	if o.firmwareCache != "" {
 		walk.opts.FirmwareCache = o.firmwareCache
 	}
+	// The run's own output and caches are never its input (issue 21).
+	walk.opts.Exclude = []string{o.out, w.Dir(), o.firmwareCache, o.referenceCache}
+	if !o.noCache {
+		walk.opts.Exclude = append(walk.opts.Exclude, o.cacheDir)
+	}
 	walkErr := make(chan error, 1)
 	go func() {
 		defer close(sources)
@@ -321,12 +326,14 @@ func executeRun(ctx context.Context, o runOptions, plan runPlan, stdout, stderr 
 	}()
 
 	var cache pipeline.Cache
+	var dirCache *pipeline.DirCache
+	refsRefused := stages.ReferenceCacheRefused()
 	if !o.noCache && o.cacheDir != "" {
 		dc, err := pipeline.OpenDirCache(o.cacheDir)
 		if err != nil {
 			fmt.Fprintf(stderr, "airpipe run: %v (continuing without a cache)\n", err)
 		} else {
-			cache = dc
+			cache, dirCache = dc, dc
 		}
 	}
 	var writeErr error
@@ -377,8 +384,16 @@ func executeRun(ctx context.Context, o runOptions, plan runPlan, stdout, stderr 
 	meta.Ended = time.Now()
 	meta.Interrupted = interrupted
 	meta.Counts = walk.counts(sum, prog)
+	meta.Counts.CacheEntriesRefused = stages.ReferenceCacheRefused() - refsRefused
+	if dirCache != nil {
+		meta.Counts.CacheEntriesRefused += dirCache.Damaged()
+	}
+	if n := meta.Counts.CacheEntriesRefused; n > 0 {
+		fmt.Fprintf(stderr, "airpipe run: %d cache entries refused as damaged (links, special files, oversized or failing their checksum); recomputed, never reused\n", n)
+	}
 	meta.Complete = !interrupted && engineErr == nil && wErr == nil
-	empty := meta.Complete && !o.allowEmpty && meta.Counts.LibrariesParsed == 0 && sum.total == 0
+	// Rows saying a *.metallib holds no library are no library found.
+	empty := meta.Complete && !o.allowEmpty && meta.Counts.LibrariesParsed == 0 && sum.total == sum.libraryFailures[stages.CodeNotALibrary]
 	if empty {
 		// A run over nothing is no evidence: never passed off as complete.
 		meta.Complete = false

@@ -16,8 +16,14 @@
 // kept up to a cap for messages.
 //
 // Image formats exercised by the tests: ISO 9660 with Rock Ridge
-// (genisoimage), squashfs (mksquashfs) and an MBR-partitioned disk holding
-// an ISO. Real firmware uses APFS images, raw or inside UDIF .dmg
-// containers, which 7-Zip lists among its formats but which no tool here
-// can create, so they are not tested.
+// (genisoimage), squashfs (mksquashfs), an MBR-partitioned disk holding an
+// ISO, and the real Apple images of ../shared/fixtures/images: UDIF (every
+// chunk type) over GPT, APM and MBR, raw and UDIF-wrapped APFS and HFS+ /
+// HFSX, and an encrypted APFS container; plus UDIF and GPT written by
+// ipswtest around fixtures with libraries planted in place. 7-Zip's
+// defects on those formats are guarded here: HFS+ hard links (listed as
+// empty files) are resolved through the catalog to their private-data
+// inode, APFS sparse files whose holes 7-Zip fills with container blocks
+// are refused, and symbolic links are resolved against the image root.
+// docs/firmware.md has the details.
 package ipsw

@@ -530,6 +530,9 @@ func (p *cfgPlan) try() (bool, error) {
 			p.split(inner, m)
 			return false, nil
 		}
+		if p.armsShare(b, m, f, loops, loopOf) {
+			return false, nil
+		}
 		claimed[m] = true
 		p.selMerge[b] = m
 	}
@@ -594,6 +597,73 @@ func sortedKeys(m map[int]bool) []int {
 	return out
 }
 
+// armsShare keeps the arms of two-way selection b (merge m) a tree: when a
+// block is reachable from both arms before m (one arm's target entered from
+// the other arm too), SPIR-V accepts the edge into the other arm, but
+// drivers that parse constructs as a tree (Mesa's) refuse it. The blocks
+// before the shared part, b and those only one arm reaches and its target
+// dominates, then leave through one dispatch node, the selection's new
+// merge, which enters the shared part or m. It reports whether it did.
+func (p *cfgPlan) armsShare(b, m int, f *cfgFacts, loops map[int]*loopInfo, loopOf []int) bool {
+	arms := distinct(p.succ[b])
+	if len(arms) != 2 || contains(arms, m) {
+		return false
+	}
+	L, latch := loopOf[b], -1
+	if L >= 0 {
+		latch = loops[L].latches[0]
+	}
+	var regions [2]map[int]bool
+	for i, a := range arms {
+		if a == latch || L >= 0 && (!loops[L].body[a] || a == L) {
+			return false // a break or continue arm
+		}
+		regions[i] = p.reachBefore(a, m, true, loops, loopOf)
+	}
+	shared := false
+	for x := range regions[0] {
+		if regions[1][x] && x != latch {
+			shared = true
+			break
+		}
+	}
+	if !shared {
+		return false
+	}
+	body := map[int]bool{b: true}
+	for i, a := range arms {
+		for x := range regions[i] {
+			if !regions[1-i][x] && x != latch && f.dominates(a, x) {
+				body[x] = true
+			}
+		}
+	}
+	var exits []int
+	for _, x := range sortedKeys(body) {
+		var outs []int
+		for _, s := range p.succ[x] {
+			if body[s] || s == latch || L >= 0 && (!loops[L].body[s] || s == L) {
+				continue
+			}
+			if !contains(outs, s) {
+				outs = append(outs, s)
+			}
+			if !contains(exits, s) {
+				exits = append(exits, s)
+			}
+		}
+		if len(outs) > 2 || len(outs) == 2 && len(p.succ[x]) != 2 {
+			return false
+		}
+	}
+	if len(exits) < 2 || len(exits) > maxLoopExits {
+		return false
+	}
+	sort.Slice(exits, func(i, j int) bool { return f.rpoNum[exits[i]] < f.rpoNum[exits[j]] })
+	p.dispatch(body, exits, f)
+	return true
+}
+
 // breaksEnclosing reports whether two-way branch b can stay a plain
 // conditional branch, no selection of its own: one of its targets is the
 // merge of the innermost selection construct containing b, a structured exit
@@ -608,7 +678,13 @@ func (p *cfgPlan) breaksEnclosing(b int, f *cfgFacts, loops map[int]*loopInfo, l
 			return false
 		}
 		if m, ok := p.selMerge[h]; ok && m >= 0 && p.reachBefore(h, m, false, loops, loopOf)[b] {
-			return contains(p.succ[b], m)
+			// The other target must be b's own: an edge into another arm
+			// of h is refused by tree-parsing drivers.
+			other := p.succ[b][0]
+			if other == m {
+				other = p.succ[b][1]
+			}
+			return contains(p.succ[b], m) && f.dominates(b, other)
 		}
 		if h == loopOf[b] {
 			return false // the innermost construct is b's loop

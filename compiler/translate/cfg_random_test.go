@@ -11,6 +11,7 @@ import (
 
 	"github.com/airpipe/airpipe/compiler/air"
 	"github.com/airpipe/airpipe/compiler/spirv"
+	"github.com/airpipe/airpipe/device"
 )
 
 // randomKernel builds a kernel whose body is the control-flow graph succ
@@ -187,7 +188,16 @@ func TestCFGShapes(t *testing.T) {
 		{"switch with a shared default", [][]int{{1, 2, 3}, {4}, {4}, {4}, {}}},
 		{"or of two tests then an if", [][]int{{2, 1}, {2, 4}, {3, 4}, {4}, {}}},
 		{"shared arm after a nested test, in a loop", [][]int{{1, 2}, {4}, {3, 13}, {11}, {5, 8}, {6, 8}, {7}, {10, 7}, {9}, {10, 9}, {4, 2}, {12, 14}, {15}, {}, {13, 11}, {14, 15}}},
+		{"or whose second test skips the shared arm", [][]int{{2, 1}, {2, 3}, {3}, {}}},
+		{"a switch's cases sharing a stencil-copy join", [][]int{{1, 20}, {2, 20}, {3, 6}, {4, 6}, {20, 5}, {20, 5}, {19, 7, 8, 9, 10}, {19}, {19}, {19}, {17, 11, 12, 13, 14, 15, 16}, {18}, {18}, {18}, {18}, {18}, {18}, {18}, {19}, {20}, {}}},
 		{"a dispatch whose both targets enter a later dispatch", [][]int{{7, 4}, {4, 9}, {8, 9}, {5, 8}, {5, 10}, {10, 5}, {8, 7}, {8, 8, 10}, {9, 3}, {10, 2}, {}}},
+	}
+	// Mesa parses constructs as a tree (an edge into another arm of a
+	// selection is refused although SPIR-V allows it): lavapipe must build
+	// every shape too.
+	dev, devErr := device.Open("lavapipe", device.Options{})
+	if devErr == nil {
+		defer func() { _ = dev.Stop() }()
 	}
 	for _, sh := range shapes {
 		t.Run(sh.name, func(t *testing.T) {
@@ -198,6 +208,12 @@ func TestCFGShapes(t *testing.T) {
 			}
 			if err := spirv.Validate(context.Background(), out.SPIRV); err != nil {
 				t.Fatal(err)
+			}
+			if devErr != nil {
+				t.Skipf("lavapipe: %v", devErr)
+			}
+			if _, err := dev.LoadPipeline(out.SPIRV, out.Reflection.Entry); err != nil {
+				t.Fatalf("lavapipe refuses the structured CFG: %v", err)
 			}
 		})
 	}

@@ -17,8 +17,8 @@ func TestPlanCFG(t *testing.T) {
 		{"straight", [][]int{{1}, {2}, {}}, "", 0, 0, 0},
 		{"diamond", [][]int{{1, 2}, {3}, {3}, {}}, "", 0, 0, 1},
 		{"if without else", [][]int{{1, 2}, {2}, {}}, "", 0, 0, 1},
-		{"nested ifs sharing a merge", [][]int{{1, 3}, {2, 3}, {3}, {}}, "", 0, 0, 1}, // 1 branches to 0's merge: no selection of its own
-		{"or of two tests then an if", [][]int{{2, 1}, {2, 4}, {3, 4}, {4}, {}}, "", 0, 0, 1},
+		{"nested ifs sharing a merge", [][]int{{1, 3}, {2, 3}, {3}, {}}, "", 0, 0, 1},         // 1 branches to 0's merge: no selection of its own
+		{"or of two tests then an if", [][]int{{2, 1}, {2, 4}, {3, 4}, {4}, {}}, "", 1, 0, 2}, // the arms share 2: a dispatch joins them
 		{"both arms return", [][]int{{1, 2}, {}, {}}, "", 0, 0, 1},
 		{"while loop", [][]int{{1}, {2, 3}, {1}, {}}, "", 0, 1, 1},
 		{"do-while loop", [][]int{{1}, {1, 2}, {}}, "", 0, 1, 0},

@@ -2,6 +2,7 @@ package stages
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
 	"os"
 	"os/exec"
@@ -100,6 +101,7 @@ func TestEmulatorFixtures(t *testing.T) {
 		{"fnconst.ll", pipeline.Passed, "", ""},
 		{"depth.ll", pipeline.Passed, "", ""},
 		{"fract.ll", pipeline.Passed, "", ""},
+		{"threadgroup.ll", pipeline.Passed, "", ""},
 		// lavapipe (Mesa 22.3) has no shaderStorageImageReadWithoutFormat,
 		// which reading a read_write texture of Unknown format needs: the
 		// device says so as unavailable (a GPU with it passes the module).
@@ -263,6 +265,57 @@ func TestEmulatorCatchesSizeQueryFaults(t *testing.T) {
 	if r.Status != pipeline.Failed || r.Code != CodeEmulatorMismatch || r.Detail != "buffer 0 word 0" {
 		t.Fatalf("wrong size arithmetic: %s %s %q %s", r.Status, r.Code, r.Detail, r.Message)
 	}
+}
+
+// TestEmulatorCatchesThreadgroupFaults plants two wrong lowerings of a kernel
+// whose threads exchange values through threadgroup memory across barriers:
+// one reading the wrong neighbour (a wrong result on purpose), and one whose
+// barriers are gone, as a translator making air.wg.barrier a no-op would
+// emit. lavapipe advances a group's invocations in lockstep batches (8 lanes
+// here), so the missing barrier shows only across batches: the reference's
+// default 8 threads per group hide it, 2 groups of 64 show it (a thread of
+// one batch reads its neighbour in the next before that batch ran).
+func TestEmulatorCatchesThreadgroupFaults(t *testing.T) {
+	emuNeed(t)
+	r := plantedLowering(t, "threadgroup.ll", "threadgroup_wrong.ll")
+	if r.Status != pipeline.Failed || r.Code != CodeEmulatorMismatch || r.Detail != "buffer 1 word 0" {
+		t.Fatalf("wrong neighbour: %s %s %q %s", r.Status, r.Code, r.Detail, r.Message)
+	}
+	right, wrong := emuModule(t, "testdata/emulator/threadgroup.ll"), emuModule(t, "testdata/emulator/threadgroup_nobarrier.ll")
+	if got := controlBarriers(right.Translation.SPIRV); got != 3 {
+		t.Fatalf("the translation of threadgroup.ll has %d OpControlBarrier, want 3", got)
+	}
+	if got := controlBarriers(wrong.Translation.SPIRV); got != 0 {
+		t.Fatalf("the planted translation has %d OpControlBarrier, want none", got)
+	}
+	big := EmulatorOptions{Grid: cpuref.Grid{Groups: [3]uint32{2, 1, 1}, Threads: [3]uint32{64, 1, 1}}}
+	if r := Emulator(big).Run(context.Background(), right); r.Status != pipeline.Passed {
+		t.Fatalf("threadgroup.ll over 2 groups of 64: %s %s %q %s", r.Status, r.Code, r.Detail, r.Message)
+	}
+	right.Translation = wrong.Translation
+	r = Emulator(big).Run(context.Background(), right)
+	if r.Status != pipeline.Failed || r.Code != CodeEmulatorMismatch || !strings.HasPrefix(r.Detail, "buffer 1 word ") {
+		t.Fatalf("barriers made no-ops, 2 groups of 64: %s %s %q %s", r.Status, r.Code, r.Detail, r.Message)
+	}
+	r = Emulator(EmulatorOptions{}).Run(context.Background(), right)
+	t.Logf("barriers made no-ops, default grid (8 threads a group; lavapipe's batch hides it): %s %s", r.Status, r.Detail)
+}
+
+// controlBarriers counts the OpControlBarrier instructions of a SPIR-V module.
+func controlBarriers(spv []byte) int {
+	n := 0
+	for i := 20; i+4 <= len(spv); {
+		w := binary.LittleEndian.Uint32(spv[i:])
+		if w&0xffff == 224 { // OpControlBarrier
+			n++
+		}
+		size := int(w>>16) * 4
+		if size == 0 {
+			break
+		}
+		i += size
+	}
+	return n
 }
 
 // TestEmulatorCatchesUnclampedFract plants GLSL's fract for Metal's: a tiny

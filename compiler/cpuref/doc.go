@@ -29,7 +29,8 @@
 // thread position runs over a line of 16 threads, a 2-D one over 4×4 (2×2
 // threadgroups of 2×2), unless Options.Grid says otherwise.
 //
-// Threads run one after another, which hides races: a read-modify-write of
+// Threads run one after another (a threadgroup's threads, when the kernel
+// has barriers, one after another between two barriers), which hides races: a read-modify-write of
 // one word by several threads adds up serially and loses updates on a GPU.
 // (An NVIDIA H200 showed exactly that on a fixture that lavapipe, which also
 // runs workgroups in turn, had passed.) So the harness records which thread
@@ -168,8 +169,10 @@
 //
 // What it cannot judge, and says so with a *NotJudgeableError (Kind, Detail,
 // Reason) rather than answering: textures it does not give and constexpr
-// samplers (above), barriers, threadgroup
-// memory, SIMD-group values, function constants of the kinds above, other stages (object, mesh,
+// samplers (above), barriers other than air.wg.barrier, threadgroup-memory
+// arguments (air.threadgroup: their size is the dispatch's), barrier
+// divergence and outputs that depend on unwritten threadgroup memory or on
+// thread order (below), SIMD-group values, function constants of the kinds above, other stages (object, mesh,
 // visible functions), fragment discard, derivatives of values that may
 // depend on the pixel (above), argument roles it cannot
 // supply, operations Metal does not define to the bit (ApproximateOps; the
@@ -221,5 +224,26 @@
 // Atomics: threads run one after another, so a kernel whose result depends on
 // the order its atomics happen in (one that writes the value a fetch-add
 // returned) can differ from a GPU's run without either being wrong; such a
-// difference shows as a mismatch (a false red), never as a pass.
+// difference shows as a mismatch (a false red), never as a pass. (A kernel
+// with barriers or threadgroup memory is also run with its threads in reverse
+// order, which sets such a kernel aside as KindOrderDependent instead.)
+//
+// Threadgroups (threadgroup.go). A kernel's addrspace(3) globals are its
+// threadgroup memory: one region, between inaccessible guard pages, refilled
+// before every threadgroup (groups run one after another, each with its own
+// copy); their initializers are dropped, since Metal leaves threadgroup memory
+// uninitialised. A module that declares air.wg.barrier runs every thread of a
+// group on its own stack (ucontext); each runs up to its next barrier or its
+// end, and all pass once every thread waits at the same call site with the
+// same mem_flags. A thread that ends while another waits, or threads at
+// different call sites, is barrier divergence (KindBarrierDivergence).
+// air.atomic.local.* are the global atomics on threadgroup pointers. The
+// write-conflict check works per segment (a thread's run between barriers):
+// two threads of one group changing a byte are ordered only by a barrier
+// between them whose mem_flags cover its memory (mem_device buffers,
+// mem_threadgroup the threadgroup region, mem_texture writable textures;
+// mem_none orders nothing). Such a kernel runs three times — threadgroup
+// memory 0x00 then 0xff, then 0x00 with the threads of each segment in
+// reverse order — and an output that differs depends on unwritten threadgroup
+// memory or on thread order (KindOrderDependent): undefined on a GPU.
 package cpuref

@@ -1,0 +1,74 @@
+package cpuref
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/airpipe/airpipe/corpus/corpustest"
+)
+
+// TestThreadgroupCorpus runs the reference on every distinct corpus module
+// that names air.wg.barrier or threadgroup memory and counts the outcomes by
+// kind (a measurement, not a floor: AIRPIPE_TG_CORPUS=1 runs it; it takes
+// minutes). Every run must end with a result or a NotJudgeableError.
+func TestThreadgroupCorpus(t *testing.T) {
+	if os.Getenv("AIRPIPE_TG_CORPUS") == "" {
+		t.Skip("AIRPIPE_TG_CORPUS is not set: the threadgroup corpus count is a measurement")
+	}
+	needTools(t)
+	budget := time.Now().Add(20 * time.Minute)
+	counts := map[string]int{}
+	n := 0
+	for _, f := range corpustest.Functions(t) {
+		if !bytes.Contains(f.Bitcode, []byte("air.wg.barrier")) && !bytes.Contains(f.Bitcode, []byte("air.atomic.local")) {
+			continue
+		}
+		if time.Now().After(budget) {
+			t.Logf("time box reached after %d modules", n)
+			break
+		}
+		n++
+		ll, err := Disassemble(context.Background(), f.Bitcode, time.Minute)
+		if err != nil {
+			t.Fatalf("%s: %v", f.Name, err)
+		}
+		tm := parseText(ll)
+		var entries []string
+		for _, stage := range []string{"air.kernel", "air.fragment", "air.vertex"} {
+			for _, ref := range tm.named[stage] {
+				if node := tm.md[ref]; len(node) > 0 {
+					entries = append(entries, strings.Trim(strings.TrimPrefix(strings.TrimPrefix(node[0], "ptr "), "@"), `"`))
+				}
+			}
+		}
+		if len(entries) == 0 {
+			counts["no entry point"]++
+			continue
+		}
+		_, err = RunText(context.Background(), ll, entries[0], Options{Timeout: 20 * time.Second})
+		var nj *NotJudgeableError
+		switch {
+		case err == nil:
+			counts["runs"]++
+		case errors.As(err, &nj):
+			counts[nj.Blocker()]++
+		default:
+			t.Errorf("%s %s: %v", f.Name, entries[0], err)
+		}
+	}
+	keys := make([]string, 0, len(counts))
+	for k := range counts {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return counts[keys[i]] > counts[keys[j]] })
+	t.Logf("%d distinct modules naming air.wg.barrier or air.atomic.local", n)
+	for _, k := range keys {
+		t.Logf("%5d  %s", counts[k], k)
+	}
+}

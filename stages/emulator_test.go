@@ -272,9 +272,10 @@ func TestEmulatorCatchesSizeQueryFaults(t *testing.T) {
 // one reading the wrong neighbour (a wrong result on purpose), and one whose
 // barriers are gone, as a translator making air.wg.barrier a no-op would
 // emit. lavapipe advances a group's invocations in lockstep batches (8 lanes
-// here), so the missing barrier shows only across batches: the reference's
-// default 8 threads per group hide it, 2 groups of 64 show it (a thread of
-// one batch reads its neighbour in the next before that batch ran).
+// here), so a missing barrier shows only across batches: the reference runs
+// a barrier kernel over cpuref.CooperativeGridFor's 32 threads a group, where
+// a thread of one batch reads its neighbour in the next before that batch
+// ran; over 8 threads a group the barrier-less SPIR-V passes (logged).
 func TestEmulatorCatchesThreadgroupFaults(t *testing.T) {
 	emuNeed(t)
 	r := plantedLowering(t, "threadgroup.ll", "threadgroup_wrong.ll")
@@ -288,17 +289,14 @@ func TestEmulatorCatchesThreadgroupFaults(t *testing.T) {
 	if got := controlBarriers(wrong.Translation.SPIRV); got != 0 {
 		t.Fatalf("the planted translation has %d OpControlBarrier, want none", got)
 	}
-	big := EmulatorOptions{Grid: cpuref.Grid{Groups: [3]uint32{2, 1, 1}, Threads: [3]uint32{64, 1, 1}}}
-	if r := Emulator(big).Run(context.Background(), right); r.Status != pipeline.Passed {
-		t.Fatalf("threadgroup.ll over 2 groups of 64: %s %s %q %s", r.Status, r.Code, r.Detail, r.Message)
+	r = plantedLowering(t, "threadgroup.ll", "threadgroup_nobarrier.ll")
+	if r.Status != pipeline.Failed || r.Code != CodeEmulatorMismatch || !strings.HasPrefix(r.Detail, "buffer 1 word ") || r.Data["grid"] != "2x1x1 groups of 32x1x1" {
+		t.Fatalf("barriers made no-ops: %s %s %q %s %v", r.Status, r.Code, r.Detail, r.Message, r.Data)
 	}
 	right.Translation = wrong.Translation
-	r = Emulator(big).Run(context.Background(), right)
-	if r.Status != pipeline.Failed || r.Code != CodeEmulatorMismatch || !strings.HasPrefix(r.Detail, "buffer 1 word ") {
-		t.Fatalf("barriers made no-ops, 2 groups of 64: %s %s %q %s", r.Status, r.Code, r.Detail, r.Message)
-	}
-	r = Emulator(EmulatorOptions{}).Run(context.Background(), right)
-	t.Logf("barriers made no-ops, default grid (8 threads a group; lavapipe's batch hides it): %s %s", r.Status, r.Detail)
+	small := EmulatorOptions{Grid: cpuref.Grid{Groups: [3]uint32{2, 1, 1}, Threads: [3]uint32{8, 1, 1}}}
+	r = Emulator(small).Run(context.Background(), right)
+	t.Logf("barriers made no-ops, 8 threads a group (one lavapipe batch): %s %s", r.Status, r.Detail)
 }
 
 // controlBarriers counts the OpControlBarrier instructions of a SPIR-V module.

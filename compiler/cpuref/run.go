@@ -218,6 +218,9 @@ func RunText(ctx context.Context, ll, entry string, opts Options) (*Result, erro
 	}
 	if opts.Grid == (Grid{}) {
 		opts.Grid = GridFor(k.Dimensions())
+		if k.Stage == "" && declaresBarrier(t) {
+			opts.Grid = CooperativeGridFor(k.Dimensions())
+		}
 		switch k.Stage {
 		case "fragment":
 			opts.Grid = DefaultGrid()

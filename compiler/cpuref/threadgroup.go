@@ -151,7 +151,7 @@ func threadgroupUses(t *textModule) (threadgroupUse, error) {
 		case strings.HasPrefix(l, "@") && strings.Contains(l, " addrspace(3) global "):
 			u.Memory = true
 		case strings.HasPrefix(l, "declare ") && strings.Contains(l, " @air.wg.barrier("):
-			u.Barrier = true
+			u.Barrier = true // as declaresBarrier
 		case strings.HasPrefix(l, "  ") && strings.Contains(l, " @air.wg.barrier("):
 			if err := checkBarrierCall(l); err != nil {
 				return u, err
@@ -218,6 +218,34 @@ func barrierSite(l string, line int) string {
 		return l
 	}
 	return fmt.Sprintf("%s, i32 %d%s", l[:end], line, l[end:])
+}
+
+// CooperativeGridFor is the grid a kernel that declares air.wg.barrier is
+// dispatched over when Options.Grid is zero: 2 threadgroups of 32 threads
+// (32×1×1 for a kernel taking a scalar position, 8×4×1 in 2×2 groups for two
+// components, 4×4×2 in 2×2×2 groups for three). 32 threads a group span
+// several of the lockstep batches a CPU or GPU driver advances together
+// (lavapipe's are 8 invocations), so a barrier the translation dropped shows
+// as a thread reading a neighbour's word before its batch ran; over GridFor's
+// 8 threads a group it would not.
+func CooperativeGridFor(dims int) Grid {
+	switch dims {
+	case 2:
+		return Grid{Groups: [3]uint32{2, 2, 1}, Threads: [3]uint32{8, 4, 1}}
+	case 3:
+		return Grid{Groups: [3]uint32{2, 2, 2}, Threads: [3]uint32{4, 4, 2}}
+	}
+	return Grid{Groups: [3]uint32{2, 1, 1}, Threads: [3]uint32{32, 1, 1}}
+}
+
+// declaresBarrier reports whether the module declares air.wg.barrier.
+func declaresBarrier(t *textModule) bool {
+	for _, l := range t.lines {
+		if strings.HasPrefix(l, "declare ") && strings.Contains(l, " @air.wg.barrier(") {
+			return true
+		}
+	}
+	return false
 }
 
 // MaxThreadgroupThreads is the most threads of one threadgroup the harness

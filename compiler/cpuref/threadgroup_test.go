@@ -78,7 +78,7 @@ func neighbour() string {
 // own computation of what Metal defines.
 func TestThreadgroupReference(t *testing.T) {
 	needTools(t)
-	grids := []Grid{{}, {Groups: [3]uint32{3, 1, 1}, Threads: [3]uint32{5, 1, 1}}, {Groups: [3]uint32{1, 1, 1}, Threads: [3]uint32{64, 1, 1}}}
+	grids := []Grid{{}, {Groups: [3]uint32{2, 1, 1}, Threads: [3]uint32{8, 1, 1}}, {Groups: [3]uint32{3, 1, 1}, Threads: [3]uint32{5, 1, 1}}, {Groups: [3]uint32{1, 1, 1}, Threads: [3]uint32{64, 1, 1}}}
 	for _, g := range grids {
 		res, err := RunText(context.Background(), tgKernel("", neighbour()), "k", Options{Grid: g})
 		if err != nil {
@@ -101,9 +101,10 @@ func TestThreadgroupReference(t *testing.T) {
 		}
 	}
 
-	// Threadgroup atomics: every thread stores 0 to tg[0] (the same value, no
-	// conflict), then after a barrier adds 1 << lid atomically and ORs lid into
-	// tg[1]; after another barrier out[gid] = tg[0] ^ tg[1]·2^16.
+	// Threadgroup atomics: every thread stores 0 to tg[0] and tg[1] atomically,
+	// then after a barrier adds 1 << lid to tg[0] and ORs lid into tg[1]; after
+	// another barrier out[gid] = tg[0] ^ tg[1]·2^16 (32 threads a group:
+	// 0xffffffff ^ 31·2^16, a lost add clearing the bit of its thread).
 	atomics := `  call void @air.atomic.local.store.i32(ptr addrspace(3) %tp0, i32 0, i32 0, i32 1, i1 true)
   call void @air.atomic.local.store.i32(ptr addrspace(3) %tp1, i32 0, i32 0, i32 1, i1 true)
   call void @air.wg.barrier(i32 2, i32 1)
@@ -125,9 +126,17 @@ declare i32 @air.atomic.local.or.u.i32(ptr addrspace(3), i32, i32, i32, i1)`
 	if err != nil {
 		t.Fatal(err)
 	}
+	var sum, or uint32
+	for l := range res.Grid.Threads[0] {
+		sum += 1 << l
+		or |= l
+	}
+	if res.Grid.Threads[0] != 32 || sum != 0xffffffff {
+		t.Fatalf("a barrier kernel ran over %+v, not CooperativeGridFor's 2 groups of 32", res.Grid)
+	}
 	for gid := range res.Grid.Size()[0] {
-		if got := binary.LittleEndian.Uint32(res.Outputs[1].Bytes[4*gid:]); got != 0xff|7<<16 {
-			t.Fatalf("atomics: out[%d] = %#x, want %#x", gid, got, 0xff|7<<16)
+		if got := binary.LittleEndian.Uint32(res.Outputs[1].Bytes[4*gid:]); got != sum^or<<16 {
+			t.Fatalf("atomics: out[%d] = %#x, want %#x", gid, got, sum^or<<16)
 		}
 	}
 }

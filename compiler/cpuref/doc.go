@@ -27,7 +27,8 @@
 //
 // The grid follows the kernel's shape (GridFor): a kernel taking a scalar
 // thread position runs over a line of 16 threads, a 2-D one over 4×4 (2×2
-// threadgroups of 2×2), unless Options.Grid says otherwise.
+// threadgroups of 2×2), unless Options.Grid says otherwise; a kernel that
+// declares air.wg.barrier runs over CooperativeGridFor (32 threads a group).
 //
 // Threads run one after another (a threadgroup's threads, when the kernel
 // has barriers, one after another between two barriers), which hides races: a read-modify-write of

@@ -12,8 +12,8 @@ import (
 
 	"github.com/airpipe/airpipe/compiler/cpuref"
 	"github.com/airpipe/airpipe/device"
-	"github.com/airpipe/airpipe/pipeline"
 	"github.com/airpipe/airpipe/internal/proc"
+	"github.com/airpipe/airpipe/pipeline"
 )
 
 // CodeEmulatorCrash: the emulator's child process died while the device ran

@@ -20,8 +20,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/airpipe/airpipe/pipeline"
 	"github.com/airpipe/airpipe/internal/proc"
+	"github.com/airpipe/airpipe/pipeline"
 )
 
 // Codes of exec stages. The tool-failed, bad-protocol and missing-artifact

@@ -17,8 +17,8 @@ import (
 	"github.com/airpipe/airpipe/analytics"
 	"github.com/airpipe/airpipe/corpus"
 	"github.com/airpipe/airpipe/corpus/mtlb"
-	"github.com/airpipe/airpipe/pipeline"
 	"github.com/airpipe/airpipe/internal/proc"
+	"github.com/airpipe/airpipe/pipeline"
 )
 
 const execTestdata = "testdata/exec"

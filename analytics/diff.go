@@ -2,7 +2,9 @@ package analytics
 
 import (
 	"fmt"
+	"path"
 	"sort"
+	"strings"
 )
 
 // Change classes of a module between two runs.
@@ -74,19 +76,78 @@ type DiffResult struct {
 // Regressions returns the number of regressed modules.
 func (d *DiffResult) Regressions() int64 { return d.Counts[Regressed] }
 
-// Diff compares old and new rows by module key (bitcode SHA-256, source,
-// function). Rows with the same key in one run (the same library read
-// twice) are paired in order.
+// contentKey identifies a module across runs by content, not by the path
+// it was reached through: the library's SHA-256, the function's index and
+// name, and the bitcode's SHA-256. A row whose library has no SHA-256 (a
+// file that could not be read) falls back to its source relative to its
+// run's roots.
+type contentKey struct {
+	library  string
+	index    int32
+	function string
+	bitcode  string
+	path     string
+}
+
+// diffEntry is one row of a diff side, with its source relative to the
+// run's roots.
+type diffEntry struct {
+	row *Row
+	rel string
+}
+
+func keyOf(r *Row, rel string) contentKey {
+	k := contentKey{library: r.LibrarySHA256, index: r.FunctionIndex, function: r.Function, bitcode: r.BitcodeSHA256}
+	if k.library == "" {
+		k.path = rel
+	}
+	return k
+}
+
+// RelativeSource is a row's source relative to the run's roots (the root
+// as typed is dropped; a single-file root keeps its file name); a source
+// under no root is returned as it is.
+func RelativeSource(source string, roots []string) string {
+	best := ""
+	for _, r := range roots {
+		r = strings.TrimRight(r, "/")
+		if r == "" || len(r) <= len(best) {
+			continue
+		}
+		if source == r || strings.HasPrefix(source, r+"/") || strings.HasPrefix(source, r+"!") {
+			best = r
+		}
+	}
+	if best == "" {
+		return source
+	}
+	rest := strings.TrimPrefix(source[len(best):], "/")
+	if rest == "" || strings.HasPrefix(rest, "!") {
+		return path.Base(best) + rest
+	}
+	return rest
+}
+
+// Diff compares old and new rows by content (library SHA-256, function
+// index and name, bitcode SHA-256), so the same corpus reached through
+// another path matches. Rows with the same key in one run (identical
+// copies of a library) are paired by relative source first, then in order.
+// Module keys in the result show sources relative to the runs' roots.
 func Diff(oldRun, newRun *Run) *DiffResult {
 	d := &DiffResult{OldRun: oldRun.ID(), NewRun: newRun.ID(), OldBuild: oldRun.Meta.Build, NewBuild: newRun.Meta.Build,
 		OldModules: int64(len(oldRun.Rows)), NewModules: int64(len(newRun.Rows)), Counts: map[string]int64{}}
 	for _, c := range DiffClasses {
 		d.Counts[c] = 0
 	}
-	olds := map[ModuleKey][]*Row{}
+	olds := map[contentKey][]*diffEntry{}
+	var oldOrder []contentKey
 	for i := range oldRun.Rows {
-		k := oldRun.Rows[i].Key()
-		olds[k] = append(olds[k], &oldRun.Rows[i])
+		e := &diffEntry{row: &oldRun.Rows[i], rel: RelativeSource(oldRun.Rows[i].Source, oldRun.Meta.Roots)}
+		k := keyOf(e.row, e.rel)
+		if olds[k] == nil {
+			oldOrder = append(oldOrder, k)
+		}
+		olds[k] = append(olds[k], e)
 	}
 	add := func(c ModuleChange) {
 		d.Counts[c.Class]++
@@ -94,21 +155,47 @@ func Diff(oldRun, newRun *Run) *DiffResult {
 			d.Changes = append(d.Changes, c)
 		}
 	}
+	shown := func(e *diffEntry) ModuleKey {
+		k := e.row.Key()
+		k.Source = e.rel
+		return k
+	}
+	var news []*diffEntry
 	for i := range newRun.Rows {
-		n := &newRun.Rows[i]
-		k := n.Key()
-		if len(olds[k]) == 0 {
-			add(ModuleChange{Module: k, Class: New, New: stateOf(n)})
+		news = append(news, &diffEntry{row: &newRun.Rows[i], rel: RelativeSource(newRun.Rows[i].Source, newRun.Meta.Roots)})
+	}
+	pair := map[*diffEntry]*diffEntry{}
+	// Same content at the same relative path pairs first.
+	for _, n := range news {
+		k := keyOf(n.row, n.rel)
+		for j, o := range olds[k] {
+			if o.rel == n.rel {
+				pair[n] = o
+				olds[k] = append(olds[k][:j:j], olds[k][j+1:]...)
+				break
+			}
+		}
+	}
+	for _, n := range news {
+		if pair[n] == nil {
+			if k := keyOf(n.row, n.rel); len(olds[k]) > 0 {
+				pair[n] = olds[k][0]
+				olds[k] = olds[k][1:]
+			}
+		}
+	}
+	for _, n := range news {
+		o := pair[n]
+		if o == nil {
+			add(ModuleChange{Module: shown(n), Class: New, New: stateOf(n.row)})
 			continue
 		}
-		o := olds[k][0]
-		olds[k] = olds[k][1:]
 		d.Matched++
-		add(ModuleChange{Module: k, Class: classify(o, n), Old: stateOf(o), New: stateOf(n)})
+		add(ModuleChange{Module: shown(n), Class: classify(o.row, n.row), Old: stateOf(o.row), New: stateOf(n.row)})
 	}
-	for k, rest := range olds {
-		for _, o := range rest {
-			add(ModuleChange{Module: k, Class: Gone, Old: stateOf(o)})
+	for _, k := range oldOrder {
+		for _, o := range olds[k] {
+			add(ModuleChange{Module: shown(o), Class: Gone, Old: stateOf(o.row)})
 		}
 	}
 	order := map[string]int{}
@@ -155,7 +242,7 @@ func classify(o, n *Row) string {
 func (d *DiffResult) Tables(limit int) []*Table {
 	sum := &Table{
 		Name: "diff_summary", Title: "Modules by change",
-		Note:    "modules are matched by bitcode SHA-256 + source + function",
+		Note:    "modules are matched by content (library SHA-256 + function + bitcode SHA-256), not by path; sources shown relative to the runs' roots",
 		Columns: []string{"change", "modules"},
 		Sums: []Sum{{Column: 1, Total: d.NewModules + d.OldModules - d.Matched,
 			What: fmt.Sprintf("new run's %d modules + old run's %d - %d matched", d.NewModules, d.OldModules, d.Matched)}},

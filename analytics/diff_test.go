@@ -2,6 +2,7 @@ package analytics
 
 import (
 	"bytes"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -112,5 +113,113 @@ func TestTrends(t *testing.T) {
 	tr.listed[0]++
 	if err := tr.Table().Check(); err == nil {
 		t.Fatal("trend table that does not add up was accepted")
+	}
+}
+
+// TestDiffMatchesByContent: the same corpus reached through another path
+// matches module for module (the old behaviour matched nothing, so a
+// regression gate passed); sources show relative to the runs' roots, and
+// identical copies pair by relative path first.
+func TestDiffMatchesByContent(t *testing.T) {
+	rows := func(root string) []Row {
+		a := mkRow(root+"/x/a.metallib", "k", "s1", "kernel", "device", "", "", "")
+		a.LibrarySHA256 = "liba"
+		b := mkRow(root+"/x/b.metallib", "k", "s1", "kernel", "device", "", "", "")
+		b.LibrarySHA256 = "liba" // an identical copy
+		c := mkRow(root+"/y/c.metallib", "f", "s2", "fragment", "reader", "translate", "translate/x", "d")
+		c.LibrarySHA256 = "libc"
+		u := mkRow(root+"/y/unreadable.metallib", "", "", "", "", "container", "container/unreadable", "")
+		u.LibrarySHA256, u.FunctionIndex = "", -1
+		return []Row{a, b, c, u}
+	}
+	om, nm := testMeta("old"), testMeta("new")
+	om.Roots, nm.Roots = []string{"/mnt/corpus/"}, []string{"../../corpus"}
+	old := &Run{Meta: om, Rows: rows("/mnt/corpus")}
+	nr := rows("../../corpus")
+	// The copies are listed in the other order, and c regressed.
+	nr[0], nr[1] = nr[1], nr[0]
+	nr[2] = mkRow("../../corpus/y/c.metallib", "f", "s2", "fragment", "container", "reader", "reader/x", "d")
+	nr[2].LibrarySHA256 = "libc"
+	d := Diff(old, &Run{Meta: nm, Rows: nr})
+	if d.Matched != 4 || d.Counts[Regressed] != 1 || d.Counts[Unchanged] != 3 || d.Counts[New] != 0 || d.Counts[Gone] != 0 {
+		t.Fatalf("matched %d, counts %v", d.Matched, d.Counts)
+	}
+	if got := d.Changes[0].Module.Source; got != "y/c.metallib" {
+		t.Errorf("regressed module shown as %q, want its path relative to the root", got)
+	}
+	// A row matched by another path when it has no content identity is not.
+	nr[3].Source = "../../corpus/y/renamed.metallib"
+	d = Diff(old, &Run{Meta: nm, Rows: nr})
+	if d.Counts[New] != 1 || d.Counts[Gone] != 1 {
+		t.Errorf("unreadable file under another name: counts %v", d.Counts)
+	}
+}
+
+func TestRelativeSource(t *testing.T) {
+	for _, tc := range []struct {
+		source string
+		roots  []string
+		want   string
+	}{
+		{"/c/x/a.metallib", []string{"/c"}, "x/a.metallib"},
+		{"/c/x/a.metallib", []string{"/c/"}, "x/a.metallib"},
+		{"/c/x/a.metallib", []string{"/c", "/c/x"}, "a.metallib"},
+		{"lib.metallib", []string{"lib.metallib"}, "lib.metallib"},
+		{"/fw/x.ipsw!/img.dmg!/S/default.metallib", []string{"/fw/x.ipsw"}, "x.ipsw!/img.dmg!/S/default.metallib"},
+		{"/cx/a.metallib", []string{"/c"}, "/cx/a.metallib"},
+		{"/c/a.metallib", nil, "/c/a.metallib"},
+	} {
+		if got := RelativeSource(tc.source, tc.roots); got != tc.want {
+			t.Errorf("RelativeSource(%q, %q) = %q, want %q", tc.source, tc.roots, got, tc.want)
+		}
+	}
+}
+
+// TestChooseRunNamesSkipped: a results directory resolves to its latest
+// complete run, naming every newer run passed over and why; with no
+// complete run it is an error naming them.
+func TestChooseRunNamesSkipped(t *testing.T) {
+	out := t.TempDir()
+	base := testMeta("a-complete")
+	base.Complete = true
+	writeRun(t, out, base, DefaultPartRows, []Row{mkRow("s", "f", "x", "kernel", "device", "", "", "")})
+	killed := testMeta("b-killed")
+	killed.Started = base.Started.Add(time.Hour)
+	writeIncomplete(t, out, killed)
+	stopped := testMeta("c-interrupted")
+	stopped.Started = base.Started.Add(2 * time.Hour)
+	stopped.Interrupted = true
+	writeIncomplete(t, out, stopped)
+	run, c, err := ChooseRun(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if run.ID() != "a-complete" || c.Chosen != "a-complete" || len(c.Skipped) != 2 ||
+		c.Skipped[0].ID != "c-interrupted" || c.Skipped[0].Reason != "interrupted" || c.Skipped[1].ID != "b-killed" {
+		t.Fatalf("chose %s, %+v", run.ID(), c)
+	}
+	if s := c.String(); !strings.Contains(s, "skipped 2 newer: c-interrupted (interrupted); b-killed (not complete") {
+		t.Errorf("choice says %q", s)
+	}
+	// A run directory is itself, no choice.
+	if _, c, err := ChooseRun(filepath.Join(out, "b-killed")); err != nil || c != nil {
+		t.Errorf("run directory: %+v %v", c, err)
+	}
+	only := t.TempDir()
+	writeIncomplete(t, only, killed)
+	if _, _, err := ChooseRun(only); err == nil || !strings.Contains(err.Error(), "no complete run among its 1: b-killed") {
+		t.Errorf("no complete run: %v", err)
+	}
+}
+
+// writeIncomplete writes a run that never completed.
+func writeIncomplete(t *testing.T, out string, meta RunMeta) {
+	t.Helper()
+	w, err := NewWriterParts(out, meta, DefaultPartRows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(meta); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -185,23 +185,98 @@ func IsRunDir(dir string) bool {
 
 // OpenRun reads the run at path. path is a run directory, or a results
 // directory, in which case its latest complete run is read (latest reports
-// which: "" when path was a run directory).
+// which: "" when path was a run directory). ChooseRun also says which runs
+// were passed over.
 func OpenRun(path string) (run *Run, latest string, err error) {
+	run, c, err := ChooseRun(path)
+	if err != nil || c == nil {
+		return run, "", err
+	}
+	return run, c.Chosen, nil
+}
+
+// Choice says how a run was chosen from a results directory: the run read
+// and every newer run passed over, with why.
+type Choice struct {
+	// Dir is the results directory.
+	Dir string
+	// Chosen is the ID of the run read.
+	Chosen string
+	// Skipped lists the runs newer than Chosen, newest first.
+	Skipped []SkippedRun
+}
+
+// SkippedRun is a run passed over when choosing from a results directory.
+type SkippedRun struct {
+	ID     string `json:"id"`
+	Reason string `json:"reason"`
+}
+
+// String says in one line which run was chosen and which were skipped.
+func (c *Choice) String() string {
+	s := fmt.Sprintf("%s is a results directory; using its latest complete run %s", c.Dir, c.Chosen)
+	if len(c.Skipped) == 0 {
+		return s
+	}
+	var parts []string
+	for _, k := range c.Skipped {
+		parts = append(parts, k.ID+" ("+k.Reason+")")
+	}
+	return s + fmt.Sprintf("; skipped %d newer: %s", len(c.Skipped), strings.Join(parts, "; "))
+}
+
+// ChooseRun reads the run at path: a run directory (the Choice is nil), or
+// a results directory, whose latest complete run is read and whose newer
+// runs are named in the Choice with the reason each was passed over. A
+// results directory without a complete run is an error naming its runs.
+func ChooseRun(path string) (*Run, *Choice, error) {
 	if IsRunDir(path) {
 		r, err := readRunDir(path)
 		if err != nil {
-			return nil, "", err
+			return nil, nil, err
 		}
-		return r, "", nil
+		return r, nil, nil
 	}
 	runs, err := ReadRuns(path)
 	if err != nil {
-		return nil, "", err
+		return nil, nil, err
 	}
+	c := &Choice{Dir: path}
 	for i := len(runs) - 1; i >= 0; i-- {
 		if runs[i].Complete() {
-			return &runs[i], runs[i].ID(), nil
+			c.Chosen = runs[i].ID()
+			return &runs[i], c, nil
 		}
+		c.Skipped = append(c.Skipped, SkippedRun{ID: runs[i].ID(), Reason: IncompleteReason(&runs[i])})
 	}
-	return nil, "", fmt.Errorf("%s: neither a run directory nor a results directory with a complete run (%d incomplete)", path, len(runs))
+	if len(c.Skipped) == 0 {
+		return nil, nil, fmt.Errorf("%s: neither a run directory nor a results directory with a run", path)
+	}
+	var names []string
+	for _, k := range c.Skipped {
+		names = append(names, k.ID+" ("+k.Reason+")")
+	}
+	return nil, nil, fmt.Errorf("%s: no complete run among its %d: %s", path, len(runs), strings.Join(names, "; "))
+}
+
+// IncompleteReason says why a run is not complete ("" when it is).
+func IncompleteReason(r *Run) string {
+	switch {
+	case len(r.Problems) > 0:
+		return "damaged: " + strings.Join(r.Problems, "; ")
+	case r.Meta.Interrupted:
+		return "interrupted"
+	case !r.Meta.Complete:
+		var open []string
+		for _, m := range r.Shards {
+			if !m.Complete {
+				open = append(open, m.Shard)
+			}
+		}
+		if len(r.Shards) > 1 && len(open) > 0 {
+			return "shards not complete: " + strings.Join(open, ", ")
+		}
+		return "not complete: still running, killed, or it found no library"
+	}
+	return ""
 }

@@ -20,8 +20,11 @@ type RunMeta struct {
 	Started       time.Time `json:"started"`
 	Ended         time.Time `json:"ended,omitzero"`
 	Args          []string  `json:"args"`
-	Host          string    `json:"host"`
-	ToolVersion   string    `json:"tool_version"`
+	// Roots are the paths the run walked, as typed (absent in runs
+	// written before they were recorded); diff shows sources relative to them.
+	Roots       []string `json:"roots,omitempty"`
+	Host        string   `json:"host"`
+	ToolVersion string   `json:"tool_version"`
 	// Build identifies the airpipe binary that wrote the run (absent in
 	// runs written before it was recorded).
 	Build Build `json:"build,omitzero"`
@@ -180,6 +183,7 @@ func mergeMeta(shards []RunMeta) RunMeta {
 		m.Counts.FilesRefused += s.Counts.FilesRefused
 		m.Counts.FilesNotLibraries += s.Counts.FilesNotLibraries
 		m.Counts.Modules += s.Counts.Modules
+		m.Counts.CacheEntriesRefused += s.Counts.CacheEntriesRefused
 		for k, v := range s.Counts.RefusedReasons {
 			m.Counts.RefusedReasons[k] += v
 		}

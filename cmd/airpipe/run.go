@@ -270,7 +270,7 @@ func executeRun(ctx context.Context, o runOptions, plan runPlan, stdout, stderr 
 		}
 		host, _ := os.Hostname()
 		meta = analytics.RunMeta{
-			SchemaVersion: analytics.SchemaVersion, RunID: o.runID, Shard: plan.shard.name(), Started: started, Args: plan.args, Host: host,
+			SchemaVersion: analytics.SchemaVersion, RunID: o.runID, Shard: plan.shard.name(), Started: started, Args: plan.args, Roots: plan.roots, Host: host,
 			ToolVersion: toolVersion(), Build: buildIdentity(), Stages: stages.Names(plan.list), StageVersions: map[string]string{},
 			ToolVersions: toolVersions(ctx, slices.Contains(stages.Names(plan.list), "compile")),
 		}

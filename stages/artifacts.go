@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/airpipe/airpipe/compiler/air"
+	"github.com/airpipe/airpipe/compiler/libwrap"
 	"github.com/airpipe/airpipe/compiler/translate"
 	"os"
 	"path/filepath"
@@ -15,6 +16,10 @@ type artifacts struct {
 	IR *air.Module
 	// Translation is the translate stage's SPIR-V and reflection.
 	Translation *translate.Output
+	// Wrapped is set when the row's function is a library function: the
+	// module with airpipe's wrapper kernel (compiler/libwrap) that the
+	// translate and emulator stages run in its place.
+	Wrapped *libwrap.Wrapped
 	// EmulatorOutput is the hex digest (outputDigest) of what the emulator
 	// stage's device left in the outputs it compared; "" when it did not run
 	// the module to the end.

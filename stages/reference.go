@@ -1,6 +1,7 @@
 package stages
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -11,7 +12,9 @@ import (
 	"path/filepath"
 	"sync/atomic"
 
+	"github.com/airpipe/airpipe/compiler/bitcode"
 	"github.com/airpipe/airpipe/compiler/cpuref"
+	"github.com/airpipe/airpipe/compiler/libwrap"
 	"github.com/airpipe/airpipe/pipeline"
 )
 
@@ -50,7 +53,19 @@ func (e *emulator) referenceWith(ctx context.Context, m *Module, fuse bool) (*cp
 			return ent.Result, nil
 		}
 	}
-	res, err := cpuref.Run(ctx, m.Bitcode, m.Translation.Entry, opts)
+	var res *cpuref.Result
+	var err error
+	if m.Wrapped != nil {
+		// A library function runs through the same wrapper the SPIR-V was
+		// translated from.
+		var ll bytes.Buffer
+		if err = bitcode.WriteLL(&ll, m.Wrapped.Module); err != nil {
+			return nil, err
+		}
+		res, err = cpuref.RunText(ctx, ll.String(), m.Translation.Entry, opts)
+	} else {
+		res, err = cpuref.Run(ctx, m.Bitcode, m.Translation.Entry, opts)
+	}
 	if path == "" {
 		return res, err
 	}
@@ -71,7 +86,12 @@ func (e *emulator) referenceWith(ctx context.Context, m *Module, fuse bool) (*cp
 // (pipeline.BuildKey), so a rebuilt airpipe never takes another build's
 // references.
 func referenceKey(m *Module, opts cpuref.Options) string {
-	return fmt.Sprintf("%s|%s|%v|%d|%s|fused=%v|build=%s", m.SHA256, m.Translation.Entry, opts.Grid, opts.BufferSize, emulatorVersion, opts.FuseMulAdd, pipeline.BuildKey())
+	entry := m.Translation.Entry
+	if m.Wrapped != nil {
+		// Every library function of a module has the same wrapper entry.
+		entry += "|library=" + m.Wrapped.Function.Name + "|abi=" + libwrap.ABIVersion
+	}
+	return fmt.Sprintf("%s|%s|%v|%d|%s|fused=%v|build=%s", m.SHA256, entry, opts.Grid, opts.BufferSize, emulatorVersion, opts.FuseMulAdd, pipeline.BuildKey())
 }
 
 // referencePath is where key's reference is stored in dir.

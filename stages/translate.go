@@ -7,13 +7,15 @@ import (
 	"strings"
 
 	"github.com/airpipe/airpipe/compiler/air"
+	"github.com/airpipe/airpipe/compiler/libwrap"
 	"github.com/airpipe/airpipe/compiler/spirv"
 	"github.com/airpipe/airpipe/compiler/translate"
+	"github.com/airpipe/airpipe/corpus/mtlb"
 	"github.com/airpipe/airpipe/pipeline"
 )
 
 // translateVersion changes whenever the translate stage's verdicts change.
-const translateVersion = "3"
+const translateVersion = "4"
 
 // Translate codes beyond the translator's own.
 const (
@@ -29,8 +31,9 @@ const (
 
 // Translate is the translate stage: the module's entry point lowered to one
 // SPIR-V module for Vulkan 1.2 and accepted by spirv-val. Every missing
-// feature found is listed, not just the first. Library functions
-// (air.visible) are set aside as unjudged with their own code.
+// feature found is listed, not just the first. A library function is
+// translated as the callee of airpipe's wrapper kernel (compiler/libwrap,
+// entryOf), its row data function_kind=library.
 func Translate() pipeline.Stage[*Module] {
 	return pipeline.Stage[*Module]{
 		Name: "translate", Version: translateVersion,
@@ -44,26 +47,30 @@ func Translate() pipeline.Stage[*Module] {
 			if m.IR == nil {
 				return fmt.Errorf("no module to translate")
 			}
-			ep, _, ok := entryPointOf(m)
+			ir, ep, _, ok := entryOf(m)
 			if !ok {
 				return fmt.Errorf("no entry point")
 			}
-			out, err := translate.Translate(m.IR, ep)
+			out, err := translate.Translate(ir, ep)
 			m.Translation = out
 			return err
 		},
 	}
 }
 
-func translateModule(ctx context.Context, m *Module) pipeline.Result {
+func translateModule(ctx context.Context, m *Module) (r pipeline.Result) {
 	if m.IR == nil {
 		return pipeline.Fail(CodeNoIR, "reader", "no in-memory module: the reader stage was replaced by an exec stage, which leaves only files")
 	}
-	ep, res, ok := entryPointOf(m)
+	ir, ep, res, ok := entryOf(m)
 	if !ok {
 		return res
 	}
-	out, err := translate.Translate(m.IR, ep)
+	if m.Wrapped != nil {
+		// A library function: every verdict of the row says so.
+		defer func() { libraryData(m, &r) }()
+	}
+	out, err := translate.Translate(ir, ep)
 	if err != nil {
 		return translateFailure(err)
 	}
@@ -83,9 +90,59 @@ func translateModule(ctx context.Context, m *Module) pipeline.Result {
 		return pipeline.Fail(pipeline.CodeCancelled, "spirv-val", err.Error())
 	}
 	m.Translation = out
-	r := pipeline.Pass()
+	r = pipeline.Pass()
 	r.Data = map[string]string{"entry": out.Entry, "stage": string(ep.Stage), "spirv_bytes": fmt.Sprint(len(out.SPIRV))}
 	return r
+}
+
+// entryOf is the module and entry point the row's function is translated
+// as: a library function (libwrap.Find: an air.visible function, or one
+// the container types unqualified, visible or extern that the module
+// defines outside every stage's metadata) through airpipe's wrapper kernel
+// (m.Wrapped), any other function as entryPointOf picks it. A library
+// function the wrapper ABI cannot carry fails with libwrap's code.
+func entryOf(m *Module) (*air.Module, air.EntryPoint, pipeline.Result, bool) {
+	m.Wrapped = nil
+	name := ""
+	if m.Function != nil {
+		name = m.Function.Name
+	}
+	fn, kind, isLib, err := libwrap.Find(m.IR, name)
+	if err == nil && isLib && (kind == libwrap.Visible || m.Function != nil && libraryType(m.Function.Type)) {
+		w, err := libwrap.Wrap(m.IR, fn, kind)
+		if err != nil {
+			var le *libwrap.Error
+			if !errors.As(err, &le) {
+				return nil, air.EntryPoint{}, pipeline.Fail(CodeNoEntryPoint, "metadata", err.Error()), false
+			}
+			r := pipeline.Fail(le.Code, le.Detail, le.Error())
+			r.Data = map[string]string{"function_kind": "library", "library_kind": string(kind), "library_function": fn.Name}
+			return nil, air.EntryPoint{}, r, false
+		}
+		m.Wrapped = w
+		return w.Module, w.EntryPoint, pipeline.Result{}, true
+	}
+	ep, res, ok := entryPointOf(m)
+	return m.IR, ep, res, ok
+}
+
+// libraryType reports whether a container function type names a library
+// function rather than a stage's entry point.
+func libraryType(t uint8) bool {
+	return t == mtlb.FunctionUnqualified || t == mtlb.FunctionVisible || t == mtlb.FunctionExtern
+}
+
+// libraryData marks a library function's result: function_kind=library,
+// how the module declares it, its name, the wrapper's entry and ABI.
+func libraryData(m *Module, r *pipeline.Result) {
+	if r.Data == nil {
+		r.Data = map[string]string{}
+	}
+	r.Data["function_kind"] = "library"
+	r.Data["library_kind"] = string(m.Wrapped.Kind)
+	r.Data["library_function"] = m.Wrapped.Function.Name
+	r.Data["wrapper_entry"] = libwrap.Entry
+	r.Data["wrapper_abi"] = libwrap.ABIVersion
 }
 
 // translateFailure is the result of a translation that returned err: its

@@ -23,6 +23,7 @@ type fnState struct {
 	lastLoc *air.DebugLoc
 	bundles []air.Bundle
 	mdFwd   []*air.MDValue
+	rec     instRec // the record being read
 }
 
 // maxBlocks bounds DECLAREBLOCKS independently of input size.

@@ -43,6 +43,66 @@ func blockName(id uint64) string {
 	return "BLOCK(id " + strconv.FormatUint(id, 10) + ")"
 }
 
+// FUNCTION_BLOCK record codes (LLVM's FunctionCodes): the reader's
+// instRecord dispatches on them and recordNames names them.
+const (
+	funcCodeDeclareBlocks          = 1
+	funcCodeInstBinop              = 2
+	funcCodeInstCast               = 3
+	funcCodeInstGEPOld             = 4
+	funcCodeInstSelect             = 5
+	funcCodeInstExtractElt         = 6
+	funcCodeInstInsertElt          = 7
+	funcCodeInstShuffleVec         = 8
+	funcCodeInstCmp                = 9
+	funcCodeInstRet                = 10
+	funcCodeInstBr                 = 11
+	funcCodeInstSwitch             = 12
+	funcCodeInstInvoke             = 13
+	funcCodeInstUnreachable        = 15
+	funcCodeInstPhi                = 16
+	funcCodeInstAlloca             = 19
+	funcCodeInstLoad               = 20
+	funcCodeInstVAArg              = 23
+	funcCodeInstStoreOld           = 24
+	funcCodeInstExtractVal         = 26
+	funcCodeInstInsertVal          = 27
+	funcCodeInstCmp2               = 28
+	funcCodeInstVSelect            = 29
+	funcCodeInstInboundsGEPOld     = 30
+	funcCodeInstIndirectBr         = 31
+	funcCodeDebugLocAgain          = 33
+	funcCodeInstCall               = 34
+	funcCodeDebugLoc               = 35
+	funcCodeInstFence              = 36
+	funcCodeInstCmpXchgOld         = 37
+	funcCodeInstAtomicRMWOld       = 38
+	funcCodeInstResume             = 39
+	funcCodeInstLoadAtomic         = 41
+	funcCodeInstStoreAtomicOld     = 42
+	funcCodeInstGEP                = 43
+	funcCodeInstStore              = 44
+	funcCodeInstStoreAtomic        = 45
+	funcCodeInstCmpXchg            = 46
+	funcCodeInstLandingPad         = 47
+	funcCodeInstCleanupRet         = 48
+	funcCodeInstCatchRet           = 49
+	funcCodeInstCatchPad           = 50
+	funcCodeInstCleanupPad         = 51
+	funcCodeInstCatchSwitch        = 52
+	funcCodeOperandBundle          = 55
+	funcCodeInstUnop               = 56
+	funcCodeInstCallBr             = 57
+	funcCodeInstFreeze             = 58
+	funcCodeInstAtomicRMW          = 59
+	funcCodeBlockAddrUsers         = 60
+	funcCodeDebugRecordValue       = 61
+	funcCodeDebugRecordDeclare     = 62
+	funcCodeDebugRecordAssign      = 63
+	funcCodeDebugRecordValueSimple = 64
+	funcCodeDebugRecordLabel       = 65
+)
+
 var recordNames = map[uint64]map[uint64]string{
 	identificationID: {1: "STRING", 2: "EPOCH"},
 	moduleBlockID: {1: "VERSION", 2: "TRIPLE", 3: "DATALAYOUT", 4: "ASM", 5: "SECTIONNAME", 6: "DEPLIB",
@@ -73,17 +133,63 @@ var recordNames = map[uint64]map[uint64]string{
 		20: "CE_INBOUNDS_GEP", 21: "BLOCKADDRESS", 22: "DATA", 23: "INLINEASM_OLD2", 24: "CE_GEP_WITH_INRANGE_INDEX_OLD",
 		25: "CE_UNOP", 26: "POISON", 27: "DSO_LOCAL_EQUIVALENT", 28: "INLINEASM_OLD3", 29: "NO_CFI_VALUE",
 		30: "INLINEASM", 31: "CE_GEP_WITH_INRANGE", 32: "CE_GEP", 33: "PTRAUTH"},
-	functionID: {1: "DECLAREBLOCKS", 2: "INST_BINOP", 3: "INST_CAST", 4: "INST_GEP_OLD", 5: "INST_SELECT",
-		6: "INST_EXTRACTELT", 7: "INST_INSERTELT", 8: "INST_SHUFFLEVEC", 9: "INST_CMP", 10: "INST_RET", 11: "INST_BR",
-		12: "INST_SWITCH", 13: "INST_INVOKE", 15: "INST_UNREACHABLE", 16: "INST_PHI", 19: "INST_ALLOCA", 20: "INST_LOAD",
-		23: "INST_VAARG", 24: "INST_STORE_OLD", 26: "INST_EXTRACTVAL", 27: "INST_INSERTVAL", 28: "INST_CMP2",
-		29: "INST_VSELECT", 30: "INST_INBOUNDS_GEP_OLD", 31: "INST_INDIRECTBR", 33: "DEBUG_LOC_AGAIN", 34: "INST_CALL",
-		35: "DEBUG_LOC", 36: "INST_FENCE", 37: "INST_CMPXCHG_OLD", 38: "INST_ATOMICRMW_OLD", 39: "INST_RESUME",
-		41: "INST_LOADATOMIC", 42: "INST_STOREATOMIC_OLD", 43: "INST_GEP", 44: "INST_STORE", 45: "INST_STOREATOMIC",
-		46: "INST_CMPXCHG", 47: "INST_LANDINGPAD", 48: "INST_CLEANUPRET", 49: "INST_CATCHRET", 50: "INST_CATCHPAD",
-		51: "INST_CLEANUPPAD", 52: "INST_CATCHSWITCH", 55: "OPERAND_BUNDLE", 56: "INST_UNOP", 57: "INST_CALLBR",
-		58: "INST_FREEZE", 59: "INST_ATOMICRMW", 60: "BLOCKADDR_USERS", 61: "DEBUG_RECORD_VALUE",
-		62: "DEBUG_RECORD_DECLARE", 63: "DEBUG_RECORD_ASSIGN", 64: "DEBUG_RECORD_VALUE_SIMPLE", 65: "DEBUG_RECORD_LABEL"},
+	functionID: {
+		funcCodeDeclareBlocks:          "DECLAREBLOCKS",
+		funcCodeInstBinop:              "INST_BINOP",
+		funcCodeInstCast:               "INST_CAST",
+		funcCodeInstGEPOld:             "INST_GEP_OLD",
+		funcCodeInstSelect:             "INST_SELECT",
+		funcCodeInstExtractElt:         "INST_EXTRACTELT",
+		funcCodeInstInsertElt:          "INST_INSERTELT",
+		funcCodeInstShuffleVec:         "INST_SHUFFLEVEC",
+		funcCodeInstCmp:                "INST_CMP",
+		funcCodeInstRet:                "INST_RET",
+		funcCodeInstBr:                 "INST_BR",
+		funcCodeInstSwitch:             "INST_SWITCH",
+		funcCodeInstInvoke:             "INST_INVOKE",
+		funcCodeInstUnreachable:        "INST_UNREACHABLE",
+		funcCodeInstPhi:                "INST_PHI",
+		funcCodeInstAlloca:             "INST_ALLOCA",
+		funcCodeInstLoad:               "INST_LOAD",
+		funcCodeInstVAArg:              "INST_VAARG",
+		funcCodeInstStoreOld:           "INST_STORE_OLD",
+		funcCodeInstExtractVal:         "INST_EXTRACTVAL",
+		funcCodeInstInsertVal:          "INST_INSERTVAL",
+		funcCodeInstCmp2:               "INST_CMP2",
+		funcCodeInstVSelect:            "INST_VSELECT",
+		funcCodeInstInboundsGEPOld:     "INST_INBOUNDS_GEP_OLD",
+		funcCodeInstIndirectBr:         "INST_INDIRECTBR",
+		funcCodeDebugLocAgain:          "DEBUG_LOC_AGAIN",
+		funcCodeInstCall:               "INST_CALL",
+		funcCodeDebugLoc:               "DEBUG_LOC",
+		funcCodeInstFence:              "INST_FENCE",
+		funcCodeInstCmpXchgOld:         "INST_CMPXCHG_OLD",
+		funcCodeInstAtomicRMWOld:       "INST_ATOMICRMW_OLD",
+		funcCodeInstResume:             "INST_RESUME",
+		funcCodeInstLoadAtomic:         "INST_LOADATOMIC",
+		funcCodeInstStoreAtomicOld:     "INST_STOREATOMIC_OLD",
+		funcCodeInstGEP:                "INST_GEP",
+		funcCodeInstStore:              "INST_STORE",
+		funcCodeInstStoreAtomic:        "INST_STOREATOMIC",
+		funcCodeInstCmpXchg:            "INST_CMPXCHG",
+		funcCodeInstLandingPad:         "INST_LANDINGPAD",
+		funcCodeInstCleanupRet:         "INST_CLEANUPRET",
+		funcCodeInstCatchRet:           "INST_CATCHRET",
+		funcCodeInstCatchPad:           "INST_CATCHPAD",
+		funcCodeInstCleanupPad:         "INST_CLEANUPPAD",
+		funcCodeInstCatchSwitch:        "INST_CATCHSWITCH",
+		funcCodeOperandBundle:          "OPERAND_BUNDLE",
+		funcCodeInstUnop:               "INST_UNOP",
+		funcCodeInstCallBr:             "INST_CALLBR",
+		funcCodeInstFreeze:             "INST_FREEZE",
+		funcCodeInstAtomicRMW:          "INST_ATOMICRMW",
+		funcCodeBlockAddrUsers:         "BLOCKADDR_USERS",
+		funcCodeDebugRecordValue:       "DEBUG_RECORD_VALUE",
+		funcCodeDebugRecordDeclare:     "DEBUG_RECORD_DECLARE",
+		funcCodeDebugRecordAssign:      "DEBUG_RECORD_ASSIGN",
+		funcCodeDebugRecordValueSimple: "DEBUG_RECORD_VALUE_SIMPLE",
+		funcCodeDebugRecordLabel:       "DEBUG_RECORD_LABEL",
+	},
 	uselistID: {1: "DEFAULT", 2: "BB"},
 	strtabID:  {1: "BLOB"},
 	symtabID:  {1: "BLOB"},

@@ -103,7 +103,7 @@ func TestOracleCatchesBrokenReader(t *testing.T) {
 	data := assemble(t, "testdata/families.ll")
 	swaps := 0
 	swap := func(block, code uint64, ops []uint64) {
-		if block == functionID && code == 2 && len(ops) >= 3 {
+		if block == functionID && code == funcCodeInstBinop && len(ops) >= 3 {
 			ops[0], ops[1] = ops[1], ops[0]
 			swaps++
 		}

@@ -114,81 +114,12 @@ func operands(in air.Instruction) []air.Value {
 	return nil
 }
 
-// align prints ", align N" when the alignment is given.
-func (p *printer) align(a uint64) {
-	if a != 0 {
-		p.s(", align ")
-		p.u(a)
-	}
-}
-
-// ordered prints an atomic's sync scope and ordering.
-func (p *printer) ordered(scope uint64, o air.Ordering) {
-	p.syncScope(scope)
-	p.b(' ')
-	p.s(o.String())
-}
-
-// accessKind prints " atomic" and " volatile" after load or store.
-func (p *printer) accessKind(o air.Ordering, volatile bool) {
-	if o != air.NotAtomic {
-		p.s(" atomic")
-	}
-	if volatile {
-		p.s(" volatile")
-	}
-}
-
-// accessTail prints a load's or store's sync scope and ordering, when atomic, and alignment.
-func (p *printer) accessTail(scope uint64, o air.Ordering, align uint64) {
-	if o != air.NotAtomic {
-		p.ordered(scope, o)
-	}
-	p.align(align)
-}
-
-// indexList prints extractvalue/insertvalue member indices as ", i, j".
-func (p *printer) indexList(idx []uint32) {
-	for _, x := range idx {
-		p.s(", ")
-		p.u(uint64(x))
-	}
-}
-
-func (p *printer) syncScope(id uint64) {
-	if id == 1 || id >= uint64(len(p.m.SyncScopes)) {
-		return // system scope
-	}
-	p.quoted(" syncscope(\"", p.m.SyncScopes[id], "\")")
-}
-
-// dbgRecord prints a call of a debug intrinsic as the debug record LLVM 19
-// reads it into and llvm-dis-19 prints: #dbg_value(value, !var, !expr, !loc).
-func (p *printer) dbgRecord(c *air.Call) bool {
-	fn := c.Called()
-	kind := fn.Name[len("llvm.dbg."):]
-	if kind == "addr" || len(c.Args) < 1 || c.Loc == nil {
-		return false
-	}
-	p.s("    #dbg_")
-	p.s(kind)
-	p.b('(')
-	for i, a := range c.Args {
-		if i > 0 {
-			p.s(", ")
-		}
-		mv, ok := a.(*air.MetadataValue)
-		if !ok {
-			p.typedValue(a)
-			continue
-		}
-		p.mdRef(mv.MD)
-	}
-	p.s(", ")
-	p.mdRef(p.locNode(c.Loc))
-	p.s(")\n")
-	return true
-}
+// The printer prints an instruction in parts, as llvm-dis lays it out:
+// the result, the opcode, the qualifiers after it, the operands and what
+// follows them. The parts particular to a family are printed by
+// write_inst_memory.go (alloca, load, store, atomics), write_inst_control.go
+// (terminators, phi), write_inst_call.go (calls, debug records) and
+// write_inst_vector.go (shufflevector, extractvalue, insertvalue).
 
 func (p *printer) inst(in air.Instruction) {
 	if c, ok := in.(*air.Call); ok && c.Called() != nil && isDbgIntrinsic(c.Called()) && p.dbgRecord(c) {
@@ -196,6 +127,22 @@ func (p *printer) inst(in air.Instruction) {
 	}
 	base := in.Common()
 	p.s("  ")
+	p.instResult(in, base)
+	p.s(in.Opcode().String())
+	p.instQualifiers(in)
+	p.instOperands(in)
+	p.instTail(in)
+	if l := p.loc(in); l != nil {
+		p.s(", !dbg ")
+		p.mdRef(p.locNode(l))
+	}
+	p.attachments(base.Attached, ", ")
+	p.b('\n')
+}
+
+// instResult prints "%name = " for an instruction that has a result, and
+// a call's tail-call marker.
+func (p *printer) instResult(in air.Instruction, base *air.InstBase) {
 	if base.Name != "" {
 		p.b('%')
 		p.s(air.QuoteName(base.Name))
@@ -215,7 +162,12 @@ func (p *printer) inst(in air.Instruction) {
 			p.s("notail ")
 		}
 	}
-	p.s(in.Opcode().String())
+}
+
+// instQualifiers prints what stands between the opcode and the operands:
+// access kinds, optimisation flags, a compare's predicate and an
+// atomicrmw's operation.
+func (p *printer) instQualifiers(in air.Instruction) {
 	switch i := in.(type) {
 	case *air.Load:
 		p.accessKind(i.Ordering, i.Volatile)
@@ -232,9 +184,8 @@ func (p *printer) inst(in air.Instruction) {
 		if i.Volatile {
 			p.s(" volatile")
 		}
-	}
-	// optimisation flags
-	switch i := in.(type) {
+		p.b(' ')
+		p.s(i.Op.String())
 	case *air.BinOp:
 		p.fastMath(i.FastMath)
 		p.wrapFlags(i.Flags)
@@ -245,6 +196,8 @@ func (p *printer) inst(in air.Instruction) {
 		p.wrapFlags(i.Flags)
 	case *air.Cmp:
 		p.fastMath(i.FastMath)
+		p.b(' ')
+		p.s(i.Pred.String())
 	case *air.Select:
 		p.fastMath(i.FastMath)
 	case *air.Phi:
@@ -261,53 +214,17 @@ func (p *printer) inst(in air.Instruction) {
 			p.s(" nuw")
 		}
 	}
-	if c, ok := in.(*air.Cmp); ok {
-		p.b(' ')
-		p.s(c.Pred.String())
-	}
-	if a, ok := in.(*air.AtomicRMW); ok {
-		p.b(' ')
-		p.s(a.Op.String())
-	}
+}
+
+// instOperands prints an instruction's operands.
+func (p *printer) instOperands(in air.Instruction) {
 	switch i := in.(type) {
 	case *air.Br:
-		p.b(' ')
-		if i.Cond != nil {
-			p.typedValue(i.Cond)
-			p.s(", ")
-			p.typedValue(i.True)
-			p.s(", ")
-			p.typedValue(i.False)
-		} else {
-			p.typedValue(i.True)
-		}
+		p.brOperands(i)
 	case *air.Switch:
-		p.b(' ')
-		p.typedValue(i.Cond)
-		p.s(", ")
-		p.typedValue(i.Default)
-		p.s(" [")
-		for _, c := range i.Cases {
-			p.s("\n    ")
-			p.typedValue(c.Value)
-			p.s(", ")
-			p.typedValue(c.Dest)
-		}
-		p.s("\n  ]")
+		p.switchOperands(i)
 	case *air.Phi:
-		p.b(' ')
-		p.s(p.ty(i.Typ))
-		p.b(' ')
-		for k, x := range i.Incoming {
-			if k > 0 {
-				p.s(", ")
-			}
-			p.s("[ ")
-			p.valueRef(x.Value)
-			p.s(", ")
-			p.valueRef(x.Block)
-			p.s(" ]")
-		}
+		p.phiOperands(i)
 	case *air.ExtractValue:
 		p.b(' ')
 		p.typedValue(i.Agg)
@@ -327,123 +244,65 @@ func (p *printer) inst(in air.Instruction) {
 		}
 	case *air.Unreachable, *air.Fence:
 	case *air.Call:
-		if i.CallingConv != 0 {
-			p.b(' ')
-			p.callingConv(i.CallingConv)
-		}
-		if len(i.Attrs.Ret) > 0 {
-			p.b(' ')
-			p.attrSet(i.Attrs.Ret)
-		}
-		p.b(' ')
-		if i.Sig.VarArg {
-			p.s(p.ty(i.Sig))
-		} else {
-			p.s(p.ty(i.Sig.Ret))
-		}
-		p.b(' ')
-		p.valueRef(i.Callee)
-		p.b('(')
-		for k, a := range i.Args {
-			if k > 0 {
-				p.s(", ")
-			}
-			p.s(p.ty(a.Type()))
-			if as := i.Attrs.Param(k); len(as) > 0 {
-				p.b(' ')
-				p.attrSet(as)
-			}
-			p.b(' ')
-			p.valueRef(a)
-		}
-		p.b(')')
-		if len(i.Attrs.Fn) > 0 {
-			p.s(" #")
-			p.i(p.attrSlotOf(i.Attrs.Fn))
-		}
-		if len(i.Bundles) > 0 {
-			p.s(" [ ")
-			for k, bd := range i.Bundles {
-				if k > 0 {
-					p.s(", ")
-				}
-				p.b('"')
-				p.s(air.EscapeString(bd.Tag))
-				p.s("\"(")
-				for j, a := range bd.Args {
-					if j > 0 {
-						p.s(", ")
-					}
-					p.typedValue(a)
-				}
-				p.b(')')
-			}
-			p.s(" ]")
-		}
+		p.callOperands(i)
 	case *air.Alloca:
-		p.b(' ')
-		if i.InAlloca {
-			p.s("inalloca ")
-		}
-		if i.SwiftErr {
-			p.s("swifterror ")
-		}
-		p.s(p.ty(i.Elem))
-		ci, isConst := i.Count.(*air.ConstInt)
-		if !isConst || ci.Bits != 1 || ci.Typ.Bits != 32 {
-			p.s(", ")
-			p.typedValue(i.Count)
-		}
-		p.align(i.Align)
-		if i.AddrSpace != 0 {
-			p.s(", addrspace(")
-			p.i(i.AddrSpace)
-			p.b(')')
-		}
+		p.allocaOperands(i)
 	case *air.Cast:
 		p.b(' ')
 		p.typedValue(i.X)
 		p.s(" to ")
 		p.s(p.ty(i.Typ))
 	default:
-		ops := operands(in)
-		if g, ok := in.(*air.GEP); ok {
-			p.b(' ')
-			p.s(p.ty(g.SourceElem))
-			p.b(',')
-		} else if l, ok := in.(*air.Load); ok {
-			p.b(' ')
-			p.s(p.ty(l.Typ))
-			p.b(',')
-		}
-		all := false
-		switch in.(type) {
-		case *air.Select, *air.Store, *air.ShuffleVector, *air.CmpXchg, *air.AtomicRMW:
-			all = true
-		default:
-			for _, o := range ops[1:] {
-				if !p.sameType(o.Type(), ops[0].Type()) {
-					all = true
-					break
-				}
-			}
-		}
-		if !all && len(ops) > 0 {
-			p.b(' ')
-			p.s(p.ty(ops[0].Type()))
-		}
+		p.listOperands(in)
+	}
+}
+
+// listOperands prints the operand list of the instructions that have no
+// form of their own: with one type in front when all share it, else each
+// with its type; getelementptr and load name their element type first.
+func (p *printer) listOperands(in air.Instruction) {
+	ops := operands(in)
+	if g, ok := in.(*air.GEP); ok {
 		p.b(' ')
-		for k, o := range ops {
-			if k > 0 {
-				p.s(", ")
-			}
-			if all {
-				p.typedValue(o)
-			} else {
-				p.valueRef(o)
+		p.s(p.ty(g.SourceElem))
+		p.b(',')
+	} else if l, ok := in.(*air.Load); ok {
+		p.b(' ')
+		p.s(p.ty(l.Typ))
+		p.b(',')
+	}
+	all := false
+	switch in.(type) {
+	case *air.Select, *air.Store, *air.ShuffleVector, *air.CmpXchg, *air.AtomicRMW:
+		all = true
+	default:
+		for _, o := range ops[1:] {
+			if !p.sameType(o.Type(), ops[0].Type()) {
+				all = true
+				break
 			}
 		}
 	}
+	if !all && len(ops) > 0 {
+		p.b(' ')
+		p.s(p.ty(ops[0].Type()))
+	}
+	p.b(' ')
+	for k, o := range ops {
+		if k > 0 {
+			p.s(", ")
+		}
+		if all {
+			p.typedValue(o)
+		} else {
+			p.valueRef(o)
+		}
+	}
+}
+
+// instTail prints what follows the operands: orderings and alignment, and
+// a shufflevector's mask.
+func (p *printer) instTail(in air.Instruction) {
 	switch i := in.(type) {
 	case *air.Load:
 		p.accessTail(i.SyncScope, i.Ordering, i.Align)
@@ -460,43 +319,6 @@ func (p *printer) inst(in air.Instruction) {
 	case *air.Fence:
 		p.ordered(i.SyncScope, i.Ordering)
 	case *air.ShuffleVector:
-		p.s(", <")
-		p.i(len(i.Mask))
-		p.s(" x i32> ")
-		allZero, allPoison := true, true
-		for _, x := range i.Mask {
-			if x != 0 {
-				allZero = false
-			}
-			if x != -1 {
-				allPoison = false
-			}
-		}
-		switch {
-		case allZero:
-			p.s("zeroinitializer")
-		case allPoison:
-			p.s("poison")
-		default:
-			p.b('<')
-			for k, x := range i.Mask {
-				if k > 0 {
-					p.s(", ")
-				}
-				p.s("i32 ")
-				if x == -1 {
-					p.s("poison")
-				} else {
-					p.i(x)
-				}
-			}
-			p.b('>')
-		}
+		p.shuffleMask(i.Mask)
 	}
-	if l := p.loc(in); l != nil {
-		p.s(", !dbg ")
-		p.mdRef(p.locNode(l))
-	}
-	p.attachments(base.Attached, ", ")
-	p.b('\n')
 }

@@ -23,6 +23,7 @@ var layerRules = []struct {
 	{"compiler", []string{"compiler", "internal/proc"}, nil},
 	{"corpus", []string{"corpus", "internal/proc"}, nil},
 	{"device", []string{"device"}, []string{"github.com/ebitengine/purego"}},
+	{"stages/opcheck", []string{"stages", "corpus", "compiler", "device", "internal"}, []string{"github.com/parquet-go/"}},
 	{"stages", []string{"stages", "corpus", "compiler", "device", "pipeline", "analytics", "internal"}, nil},
 	{"cmd", []string{"stages", "corpus", "compiler", "device", "pipeline", "analytics", "internal"}, []string{"github.com/spf13/pflag", "github.com/cheggaaa/pb", "github.com/mattn/go-isatty"}},
 }

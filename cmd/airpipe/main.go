@@ -55,6 +55,7 @@ func commands() map[string]command {
 		"repro":      {"write a self-contained directory that replays one module of a run", reproCmd},
 		"devices":    {"list the Vulkan devices and compile targets this machine offers", devicesCmd},
 		"version":    {"print airpipe's version and its stages' versions", versionCmd},
+		"opcheck":    {"check every air.* math operation on its own against its Metal accuracy bound", opcheckCmd},
 	}
 }
 

@@ -3,8 +3,53 @@ package analytics
 import (
 	"fmt"
 	"sort"
+	"strings"
 	"time"
 )
+
+// RelativeRows returns the directory every row's source lies under and
+// the rows with their sources relative to it (the rows themselves when
+// they share none), for tables people read.
+func RelativeRows(in []Row) (string, []Row) {
+	root := commonRoot(in)
+	if root == "" {
+		return "", in
+	}
+	rows := make([]Row, len(in))
+	for i := range in {
+		rows[i] = in[i]
+		rows[i].Source = strings.TrimPrefix(rows[i].Source, root)
+	}
+	return root, rows
+}
+
+// commonRoot is the longest directory prefix, ending in "/", that every
+// row's source shares ("" when they share none); a source is never cut to
+// nothing.
+func commonRoot(rows []Row) string {
+	if len(rows) == 0 {
+		return ""
+	}
+	root := rows[0].Source
+	if i := strings.LastIndex(root, "/"); i >= 0 {
+		root = root[:i+1]
+	} else {
+		return ""
+	}
+	for i := range rows {
+		for !strings.HasPrefix(rows[i].Source, root) {
+			j := strings.LastIndex(strings.TrimSuffix(root, "/"), "/")
+			if j < 0 {
+				return ""
+			}
+			root = root[:j+1]
+		}
+	}
+	if root == "/" {
+		return ""
+	}
+	return root
+}
 
 // ReportOptions bounds the long tables of a report.
 type ReportOptions struct {
@@ -28,8 +73,21 @@ type Report struct {
 	Complete bool      `json:"complete"`
 	Problems []string  `json:"problems,omitempty"`
 	Modules  int64     `json:"modules"`
-	Tables   []*Table  `json:"tables"`
+	// Root is the directory every library's source lies under; the
+	// tables name libraries relative to it.
+	Root   string   `json:"root,omitempty"`
+	Tables []*Table `json:"tables"`
+
+	// charts and details are the HTML dashboard's plots and per-library
+	// drill-down.
+	charts  []Chart
+	details []Detail
+	history *Trend
 }
+
+// SetHistory gives the report the runs of its results directory, oldest
+// first, for the pass-rate chart of the HTML dashboard.
+func (r *Report) SetHistory(t *Trend) { r.history = t }
 
 // BuildReport computes a run's report: the files accounting, the stage
 // funnel (overall, by function type, by library, by platform), how modules
@@ -37,11 +95,11 @@ type Report struct {
 // ranked missing features, one table per kind of gap. It returns an error naming the first table whose
 // rows do not add up to its total.
 func BuildReport(run *Run, opt ReportOptions) (*Report, error) {
-	rows := run.Rows
+	root, rows := RelativeRows(run.Rows)
 	total := int64(len(rows))
 	rep := &Report{
 		RunID: run.ID(), Started: run.Meta.Started, Complete: run.Complete(),
-		Problems: run.Problems, Modules: total,
+		Problems: run.Problems, Modules: total, Root: root,
 	}
 	stages := runStages(run.Meta)
 	funnel, reached := funnelTable(rows, stages)
@@ -50,18 +108,21 @@ func BuildReport(run *Run, opt ReportOptions) (*Report, error) {
 		funnel.Sums = append(funnel.Sums, Sum{Column: 3, Total: run.Meta.Counts.Modules, What: "counts.modules in run.json"})
 	}
 	outcomes, ended := outcomeTable(rows)
+	failed := ended["failed"]
 	rep.Tables = []*Table{
 		filesTable(run.Meta),
 		funnel,
-		breakdownTable("by_function_type", "Stage funnel by function type", "function type", rows, stages, reached, 0, func(r *Row) string { return r.FunctionType }),
-		breakdownTable("by_library", "Stage funnel by library", "library", rows, stages, reached, opt.Libraries, func(r *Row) string { return r.Source }),
-		breakdownTable("by_platform", "Stage funnel by platform", "platform", rows, stages, reached, 0, func(r *Row) string { return r.Platform }),
+		breakdownTable("by_function_type", "Stage funnel by function type", "function type", rows, stages, reached, failed, 0, func(r *Row) string { return r.FunctionType }),
+		breakdownTable("by_library", "Stage funnel by library", "library", rows, stages, reached, failed, opt.Libraries, func(r *Row) string { return r.Source }),
+		breakdownTable("by_platform", "Stage funnel by platform", "platform", rows, stages, reached, failed, 0, func(r *Row) string { return r.Platform }),
 		outcomes,
 		failuresTable(rows, ended["failed"]),
 		setAsideTable(rows, ended["unjudged"]+ended["unavailable"]+ended["skipped"]),
 	}
 	features, _ := FeatureTables(rows, FeatureSelect{}, opt.Features, opt.Examples)
 	rep.Tables = append(rep.Tables, features...)
+	rep.Tables = append(rep.Tables, mismatchTable(rows, MismatchLimit), agreementTable(rows))
+	rep.charts, rep.details = dashboard(rows, rep.Tables, ended["failed"], opt)
 	if err := CheckAll(rep.Tables); err != nil {
 		return nil, err
 	}
@@ -126,10 +187,10 @@ func funnelTable(rows []Row, stages []string) (*Table, map[string]int64) {
 // column and this table the status columns, so rows whose two disagree
 // make it refuse. With limit > 0, keys past the
 // first limit are folded into one "other" row.
-func breakdownTable(name, title, keyName string, rows []Row, stages []string, reached map[string]int64, limit int, key func(*Row) string) *Table {
+func breakdownTable(name, title, keyName string, rows []Row, stages []string, reached map[string]int64, failed int64, limit int, key func(*Row) string) *Table {
 	type agg struct {
-		modules int64
-		reached []int64
+		modules, failed int64
+		reached         []int64
 	}
 	by := map[string]*agg{}
 	keys := newCounter[string]()
@@ -145,6 +206,9 @@ func breakdownTable(name, title, keyName string, rows []Row, stages []string, re
 			by[k] = a
 		}
 		a.modules++
+		if _, st := r.Outcome(); st == "failed" {
+			a.failed++
+		}
 		keys.add(k, 1)
 		ri := r.reachedByStatus()
 		for j, s := range stages {
@@ -153,39 +217,39 @@ func breakdownTable(name, title, keyName string, rows []Row, stages []string, re
 			}
 		}
 	}
-	t := &Table{Name: name, Title: title, Columns: []string{keyName, "modules"}}
-	var total int64
-	for _, a := range by {
-		total += a.modules
-	}
-	t.Sums = []Sum{{Column: 1, Total: int64(len(rows)), What: "the number of modules"}}
+	t := &Table{Name: name, Title: title, Columns: []string{keyName, "modules", "failed"},
+		Note: "most failures first; failed: modules whose first stage that did not pass failed"}
+	t.Sums = []Sum{{Column: 1, Total: int64(len(rows)), What: "the number of modules"},
+		{Column: 2, Total: failed, What: "the modules that ended failed"}}
 	for j, s := range stages {
 		t.Columns = append(t.Columns, s)
-		t.Sums = append(t.Sums, Sum{Column: 2 + j, Total: reached[s], What: fmt.Sprintf("the funnel's count for %s", s)})
+		t.Sums = append(t.Sums, Sum{Column: 3 + j, Total: reached[s], What: fmt.Sprintf("the funnel's count for %s", s)})
 	}
 	ranked := keys.ranked(func(a, b string) bool { return a < b })
+	sort.SliceStable(ranked, func(i, j int) bool { return by[ranked[i]].failed > by[ranked[j]].failed })
 	other := &agg{reached: make([]int64, len(stages))}
 	var folded int
 	for i, k := range ranked {
 		a := by[k]
 		if limit > 0 && i >= limit {
 			other.modules += a.modules
+			other.failed += a.failed
 			for j := range a.reached {
 				other.reached[j] += a.reached[j]
 			}
 			folded++
 			continue
 		}
-		t.Rows = append(t.Rows, aggRow(k, a.modules, a.reached))
+		t.Rows = append(t.Rows, aggRow(k, a.modules, a.failed, a.reached))
 	}
 	if folded > 0 {
-		t.Rows = append(t.Rows, aggRow(fmt.Sprintf("(%d others)", folded), other.modules, other.reached))
+		t.Rows = append(t.Rows, aggRow(fmt.Sprintf("(%d others)", folded), other.modules, other.failed, other.reached))
 	}
 	return t
 }
 
-func aggRow(k string, modules int64, reached []int64) []any {
-	row := []any{k, modules}
+func aggRow(k string, modules, failed int64, reached []int64) []any {
+	row := []any{k, modules, failed}
 	for _, n := range reached {
 		row = append(row, n)
 	}
@@ -317,27 +381,77 @@ func runHeader(runID string, started time.Time, complete bool, problems []string
 	return h
 }
 
-// Document returns the report as a printable document, with a chart of
-// the stage funnel.
+// Document returns the report as a printable document, with the charts
+// and per-library drill-down of the HTML dashboard.
 func (r *Report) Document() *Document {
 	d := &Document{
-		Title:  "airpipe report",
-		Header: runHeader(r.RunID, r.Started, r.Complete, r.Problems, r.Modules),
-		Tables: r.Tables,
-		JSON:   r,
+		Title:   "airpipe report",
+		Header:  runHeader(r.RunID, r.Started, r.Complete, r.Problems, r.Modules),
+		Tables:  r.Tables,
+		JSON:    r,
+		Details: r.details,
 	}
-	for _, t := range r.Tables {
-		if t.Name != "funnel" {
-			continue
-		}
-		c := Chart{Name: "funnel", Title: "Modules reaching each stage", Kind: "bar"}
-		s := Series{Name: "modules"}
-		for _, row := range t.Rows[1:] {
-			c.X = append(c.X, row[0].(string))
-			s.Values = append(s.Values, float64(row[1].(int64)))
-		}
-		c.Series = []Series{s}
-		d.Charts = append(d.Charts, c)
+	if r.Root != "" {
+		d.Header = append(d.Header, "libraries are named relative to "+r.Root)
 	}
+	d.Charts = append(d.Charts, r.charts[0])
+	if r.history != nil && len(r.history.Points) > 0 {
+		d.Charts = append(d.Charts, r.history.TrendChart())
+	}
+	d.Charts = append(d.Charts, r.charts[1:]...)
 	return d
+}
+
+// dashboard computes the report's charts (the stage funnel first) and its
+// per-library drill-down from the rows and the checked tables.
+func dashboard(rows []Row, tables []*Table, failed int64, opt ReportOptions) ([]Chart, []Detail) {
+	byName := map[string]*Table{}
+	for _, t := range tables {
+		byName[t.Name] = t
+	}
+	funnel := Chart{Name: "funnel", Title: "Stage funnel: modules that passed each stage and every one before it",
+		Kind: ChartBar, YLabel: "modules"}
+	s := Series{Name: "modules"}
+	for _, row := range byName["funnel"].Rows[1:] {
+		funnel.X = append(funnel.X, row[0].(string))
+		s.Values = append(s.Values, float64(row[1].(int64)))
+	}
+	funnel.Series = []Series{s}
+
+	var codes []string
+	var counts []int64
+	type cc struct {
+		code string
+		n    int64
+	}
+	var byCode []cc
+	for _, row := range byName["failures"].Rows {
+		byCode = append(byCode, cc{row[1].(string), row[2].(int64)})
+	}
+	sort.SliceStable(byCode, func(i, j int) bool { return byCode[i].n > byCode[j].n })
+	for _, c := range byCode {
+		codes = append(codes, c.code)
+		counts = append(counts, c.n)
+	}
+	failures := paretoChart("failure_codes", "Failure codes (Pareto)", "failed modules", codes, counts, failed, 15)
+
+	var labels []string
+	var unlocks []int64
+	for _, fr := range RankFeatures(rows, 0) {
+		if fr.Unlocks == 0 {
+			break
+		}
+		labels = append(labels, fr.Code+" "+fr.Detail)
+		unlocks = append(unlocks, fr.Unlocks)
+	}
+	sole := paretoChart("sole_blockers", "Sole blockers: the one missing feature of a module (Pareto)",
+		"modules with one missing feature", labels, unlocks, SoleBlocked(rows), 15)
+
+	libs := libraryOutcomes(rows)
+	limit := opt.Libraries
+	if limit <= 0 || limit > 25 {
+		limit = 25
+	}
+	charts := []Chart{funnel, failures, sole, libraryChart(libs, limit), statusChart(rows)}
+	return charts, libraryDetails(rows, libs, limit)
 }

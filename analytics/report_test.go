@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files under testdata/")
@@ -251,5 +254,50 @@ func TestReportEmptyRun(t *testing.T) {
 		if err := Render(io.Discard, rep.Document(), f); err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
+	}
+}
+
+// TestReportTextFits100Columns: with long library paths and long reasons
+// every line of the text report fits 100 columns, libraries are named
+// relative to their common root, the by-library table lists the library
+// with the most failures first, and the checks are one quiet line.
+func TestReportTextFits100Columns(t *testing.T) {
+	rows := manyRows(600)
+	for i := range rows {
+		rows[i].Source = "/very/long/root/of/the/corpus/" + strings.Repeat("deep_directory_name/", 4) + rows[i].Source
+		rows[i].StatusReason = strings.Repeat("a long reason ", 12)
+	}
+	// lib133 gets the most failures.
+	for i := 0; i < 30; i++ {
+		r := mkRow("x", fmt.Sprintf("extra%d", i), "e", "kernel", "reader", "translate", "translate/unhandled-intrinsic", "air.x")
+		r.Source = "/very/long/root/of/the/corpus/" + strings.Repeat("deep_directory_name/", 4) + "lib133.metallib"
+		rows = append(rows, r)
+	}
+	run := &Run{Meta: testMeta("wide"), Rows: rows}
+	run.Meta.Complete = true
+	run.Meta.Counts.Modules = int64(len(rows))
+	rep, err := BuildReport(run, DefaultReportOptions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := Render(&b, rep.Document(), FormatText); err != nil {
+		t.Fatal(err)
+	}
+	text := b.String()
+	for i, l := range strings.Split(text, "\n") {
+		if n := utf8.RuneCountInString(l); n > TextWidth {
+			t.Errorf("line %d is %d columns: %q", i+1, n, l)
+		}
+	}
+	if strings.Count(text, "/very/long/root") != 1 || !strings.Contains(text, "libraries are named relative to") {
+		t.Error("absolute paths in the tables")
+	}
+	lib := text[strings.Index(text, "Stage funnel by library"):]
+	if first := regexp.MustCompile(`(?m)^-+  -+.*\n(\S+)`).FindStringSubmatch(lib); first == nil || first[1] != "lib133.metallib" {
+		t.Errorf("by-library table does not start with the most failures:\n%.300s", lib)
+	}
+	if strings.Count(text, "totals checked") != 1 || strings.Contains(text, "total modules:") {
+		t.Error("checks not one quiet line")
 	}
 }

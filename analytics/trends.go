@@ -77,25 +77,9 @@ func (t *Trend) Table() *Table {
 	return tb
 }
 
-// Chart returns the trend as a line chart, one line per stage.
-func (t *Trend) Chart() Chart {
-	c := Chart{Name: "trend", Title: "Modules reaching each stage, by run", Kind: "line"}
-	for _, p := range t.Points {
-		c.X = append(c.X, p.Started.UTC().Format("01-02 15:04"))
-	}
-	for _, s := range t.Stages {
-		ser := Series{Name: s}
-		for _, p := range t.Points {
-			ser.Values = append(ser.Values, float64(p.Reached[s]))
-		}
-		c.Series = append(c.Series, ser)
-	}
-	return c
-}
-
 // Document returns the trend as a printable document with its chart.
 func (t *Trend) Document() *Document {
-	d := &Document{Title: "airpipe trends", Tables: []*Table{t.Table()}, Charts: []Chart{t.Chart()}, JSON: t}
+	d := &Document{Title: "airpipe trends", Tables: []*Table{t.Table()}, Charts: []Chart{t.TrendChart()}, JSON: t}
 	d.Header = []string{fmt.Sprintf("%d runs", len(t.Points))}
 	if len(t.Excluded) > 0 {
 		d.Header = append(d.Header, fmt.Sprintf("%d incomplete runs left out (--all includes them): %v", len(t.Excluded), t.Excluded))

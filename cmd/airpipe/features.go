@@ -67,7 +67,8 @@ func featuresCmd(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	sel := analytics.FeatureSelect{Kind: stage, Code: code}
-	tables, listed := analytics.FeatureTables(run.Rows, sel, limit, examples)
+	root, rows := analytics.RelativeRows(run.Rows)
+	tables, listed := analytics.FeatureTables(rows, sel, limit, examples)
 	if code != "" && len(listed) == 0 {
 		codes := map[string]bool{}
 		for _, fr := range analytics.RankFeatures(run.Rows, 0) {
@@ -87,6 +88,9 @@ func featuresCmd(args []string, stdout, stderr io.Writer) int {
 		Tables: tables,
 		JSON: featuresJSON{RunID: run.ID(), Complete: run.Complete(), Modules: int64(len(run.Rows)),
 			SoleBlocked: sole, Features: listed},
+	}
+	if root != "" {
+		d.Header = append(d.Header, "libraries are named relative to "+root)
 	}
 	if stage != "" {
 		d.Header = append(d.Header, "only "+stage+" gaps")

@@ -19,7 +19,7 @@ var layerRules = []struct {
 }{
 	{"internal", []string{"internal"}, nil},
 	{"pipeline", []string{"pipeline"}, []string{"github.com/sourcegraph/conc"}},
-	{"analytics", []string{"analytics"}, []string{"github.com/parquet-go/"}},
+	{"analytics", []string{"analytics"}, []string{"github.com/parquet-go/", "gonum.org/v1/plot"}},
 	{"compiler", []string{"compiler", "internal/proc"}, nil},
 	{"corpus", []string{"corpus", "internal/proc"}, nil},
 	{"device", []string{"device"}, []string{"github.com/ebitengine/purego"}},

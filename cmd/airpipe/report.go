@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/airpipe/airpipe/analytics"
 	"github.com/spf13/pflag"
@@ -13,7 +14,16 @@ import (
 const reportDescription = `Reads one run (a run directory OUT/<run_id>, or a results directory, whose latest
 complete run is taken) and prints the files it saw, the stage funnel (overall, by
 function type, by library, by platform), how modules ended, failure codes by stage,
-the modules set aside with their reasons, and the ranked missing features.
+the modules set aside with their reasons, the ranked missing features (one table per
+kind of gap), the mismatches, and emulator vs device agreement. Libraries are named
+relative to the directory they all lie under (said in the header).
+
+--format text fits 100 columns (long cells are cut in the middle, marked …); md is
+GitHub Markdown for a pull-request comment (long tables folded); html is a dashboard
+that opens offline: the stage funnel, pass rates over the runs of the results
+directory (percent, by date and commit), failure codes and sole blockers as Pareto
+charts, the libraries with the most failures (each opens to its modules), and the
+emulator and device verdicts, drawn with gonum.org/v1/plot as inline SVG.
 
 Every table checks that its rows add up to its total (computed independently of the
 rows); when one does not, nothing is printed and the exit status is 1, naming the
@@ -49,17 +59,11 @@ func formatFlag(fs *pflag.FlagSet, format, output *string) {
 }
 
 // openRunArg reads the run named by a command-line argument, saying on
-// stderr which run a results directory resolved to.
+// stderr which run a results directory resolved to and which newer runs it
+// passed over, and why.
 func openRunArg(cmd, path string, stderr io.Writer) (*analytics.Run, bool) {
-	run, latest, err := analytics.OpenRun(path)
-	if err != nil {
-		fmt.Fprintf(stderr, "airpipe %s: %v\n", cmd, err)
-		return nil, false
-	}
-	if latest != "" {
-		fmt.Fprintf(stderr, "airpipe %s: %s is a results directory; using its latest complete run %s\n", cmd, path, latest)
-	}
-	return run, true
+	run, _, ok := chooseRunArg(cmd, path, stderr)
+	return run, ok
 }
 
 // emit renders a document to stdout or to the --output file. A table that
@@ -154,6 +158,19 @@ func reportOutput(run *analytics.Run, opt analytics.ReportOptions, gate *analyti
 	if err != nil {
 		fmt.Fprintf(stderr, "airpipe report: %v\n", err)
 		return 1
+	}
+	if format == "html" {
+		// The dashboard's pass-rate chart: the complete runs of the
+		// results directory the run sits in, up to this one.
+		if runs, err := analytics.ReadRuns(filepath.Dir(run.Dir)); err == nil {
+			var upTo []analytics.Run
+			for _, r := range runs {
+				if !r.Meta.Started.After(run.Meta.Started) {
+					upTo = append(upTo, r)
+				}
+			}
+			rep.SetHistory(analytics.Trends(upTo, false))
+		}
 	}
 	return emit("report", rep.Document(), format, output, stdout, stderr)
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -114,5 +115,43 @@ func mustOK(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestRunListsRefusedFiles: every file refused without a row — by the walk
+// (a FIFO, a link leaving the roots, a loop) or when read (too large to
+// scan) — is named in refused.jsonl with its reason, not only counted; the
+// list agrees with run.json's refused_reasons for those files.
+func TestRunListsRefusedFiles(t *testing.T) {
+	root, outside := t.TempDir(), t.TempDir()
+	mustOK(t, os.WriteFile(filepath.Join(root, "a.metallib"), sampleLibrary(t, "compute.metallib"), 0o644))
+	mustOK(t, os.WriteFile(filepath.Join(root, "big.bin"), make([]byte, 4096), 0o644))
+	mustOK(t, os.WriteFile(filepath.Join(outside, "secret"), []byte("s"), 0o644))
+	mustOK(t, syscall.Mkfifo(filepath.Join(root, "fifo"), 0o644))
+	mustOK(t, os.Symlink(filepath.Join(outside, "secret"), filepath.Join(root, "escape")))
+	mustOK(t, os.Symlink(root, filepath.Join(root, "loop")))
+	out := t.TempDir()
+	runOK(t, "run", "--out", out, "--no-cache", "--reference-cache", "", "--max-scan-size", "1024", "--progress", "none", "--run-id", "r", root)
+	b, err := os.ReadFile(filepath.Join(out, "r", "refused.jsonl"))
+	mustOK(t, err)
+	got := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var e refusedEntry
+		mustOK(t, json.Unmarshal([]byte(line), &e))
+		got[filepath.Base(e.Source)] = e.Reason
+	}
+	want := map[string]string{"fifo": "not a regular file", "escape": "symlink leaves the corpus roots", "loop": "directory loop", "big.bin": "container/file-too-large"}
+	if len(got) != len(want) {
+		t.Errorf("refused.jsonl lists %v, want %v", got, want)
+	}
+	for name, reason := range want {
+		if !strings.HasPrefix(got[name], reason) {
+			t.Errorf("%s: reason %q, want %q", name, got[name], reason)
+		}
+	}
+	meta, _, err := analytics.ReadRun(filepath.Join(out, "r"))
+	mustOK(t, err)
+	if meta.Counts.FilesRefused != int64(len(want)) {
+		t.Errorf("files_refused %d, refused.jsonl %d lines", meta.Counts.FilesRefused, len(got))
 	}
 }

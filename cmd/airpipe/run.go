@@ -314,6 +314,12 @@ func executeRun(ctx context.Context, o runOptions, plan runPlan, stdout, stderr 
 	if o.firmwareCache != "" {
 		walk.opts.FirmwareCache = o.firmwareCache
 	}
+	refused, err := openRefusedLog(w.Dir(), meta.Shard)
+	if err != nil {
+		fmt.Fprintf(stderr, "airpipe run: %v\n", err)
+		return 1
+	}
+	walk.log = refused
 	// The run's own output and caches are never its input (issue 21).
 	walk.opts.Exclude = []string{o.out, w.Dir(), o.firmwareCache, o.referenceCache}
 	if !o.noCache {
@@ -342,6 +348,9 @@ func executeRun(ctx context.Context, o runOptions, plan runPlan, stdout, stderr 
 	engine := &pipeline.Engine[corpus.Entry, *stages.Module]{
 		Expand: func(ctx context.Context, e corpus.Entry) pipeline.Expansion[*stages.Module] {
 			x := stages.LoadSource(ctx, e, stages.LoadOptions{MaxFileSize: o.maxFileSize, MaxScanSize: o.maxScanSize})
+			if code, ok := strings.CutPrefix(x.Verdict, stages.VerdictRefusedPrefix); ok {
+				refused.add(e.Provenance, code)
+			}
 			if len(finished) == 0 {
 				return x
 			}
@@ -390,6 +399,9 @@ func executeRun(ctx context.Context, o runOptions, plan runPlan, stdout, stderr 
 	}
 	if n := meta.Counts.CacheEntriesRefused; n > 0 {
 		fmt.Fprintf(stderr, "airpipe run: %d cache entries refused as damaged (links, special files, oversized or failing their checksum); recomputed, never reused\n", n)
+	}
+	if err := refused.close(); err != nil && engineErr == nil {
+		engineErr = fmt.Errorf("list of refused files: %w", err)
 	}
 	meta.Complete = !interrupted && engineErr == nil && wErr == nil
 	// Rows saying a *.metallib holds no library are no library found.

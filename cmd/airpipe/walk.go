@@ -16,6 +16,8 @@ type walkTally struct {
 	opts         corpus.Options
 	seen, handed int64
 	refused      map[string]int64
+	// log, when set, lists each refused file.
+	log *refusedLog
 }
 
 func (t *walkTally) run(ctx context.Context, roots []string, out chan<- corpus.Entry, prog *progress) error {
@@ -37,6 +39,7 @@ func (t *walkTally) run(ctx context.Context, roots []string, out chan<- corpus.E
 		prog.fileSeen()
 		if e.Refused != "" {
 			t.refused[reasonKey(e.Refused)]++
+			t.log.add(e.Provenance, e.Refused)
 			return nil
 		}
 		t.handed++

@@ -7,171 +7,26 @@ import (
 // maxTypes bounds the type table (NUMENTRY) independently of input size.
 const maxTypes = 1 << 20
 
+// typeBlockState is what readTypes carries from one TYPE_BLOCK record to
+// the next.
+type typeBlockState struct {
+	pendingName string                   // the STRUCT_NAME for the next named struct
+	opaquePtr   map[int]*air.PointerType // one opaque pointer type per address space
+}
+
+// readTypes reads the TYPE_BLOCK into r.types.
 func (r *reader) readTypes() *Error {
 	c := r.c
-	const blk = typeBlockID
-	var pendingName string
-	var typed bool
-	opaquePtr := map[int]*air.PointerType{}
+	ts := &typeBlockState{opaquePtr: map[int]*air.PointerType{}}
 	if err := r.eachRecord(func(code uint64) *Error {
-		ops := c.ops
 		if code != 1 && code != 19 && len(r.types) >= cap(r.types) {
-			return malformed(c.r.pos, recordName(blk, code), "more types than NUMENTRY said (%d)", cap(r.types))
+			return malformed(c.r.pos, recordName(typeBlockID, code), "more types than NUMENTRY said (%d)", cap(r.types))
 		}
-		var t air.Type
-		need := func(n int) *Error {
-			if len(ops) < n {
-				return malformed(c.r.pos, recordName(blk, code), "%d operands, want %d", len(ops), n)
-			}
-			return nil
+		t, err := r.typeRecord(ts, code, c.ops)
+		if err != nil || t == nil {
+			return err
 		}
-		switch code {
-		case 1: // NUMENTRY
-			if err := need(1); err != nil {
-				return err
-			}
-			if ops[0] > maxTypes || ops[0] > c.r.left()/2 {
-				return malformed(c.r.pos, "TYPE_BLOCK/NUMENTRY", "%d types", ops[0])
-			}
-			r.types = make([]air.Type, 0, ops[0])
-			return nil
-		case 2:
-			t = air.Void
-		case 3:
-			t = air.FloatTy
-		case 4:
-			t = air.DoubleTy
-		case 10:
-			t = air.HalfTy
-		case 23:
-			t = air.BFloatTy
-		case 13:
-			t = &air.FloatType{Kind: air.X86FP80}
-		case 14:
-			t = &air.FloatType{Kind: air.FP128}
-		case 15:
-			t = &air.FloatType{Kind: air.PPCFP128}
-		case 5:
-			t = air.Label
-		case 16:
-			t = air.MDType
-		case 22:
-			t = air.Token
-		case 7: // INTEGER [width]
-			if err := need(1); err != nil {
-				return err
-			}
-			if ops[0] < 1 || ops[0] > 1<<23 {
-				return malformed(c.r.pos, "TYPE_BLOCK/INTEGER", "width %d", ops[0])
-			}
-			t = &air.IntType{Bits: int(ops[0])}
-		case 8: // POINTER [pointee, addrspace]
-			if err := need(1); err != nil {
-				return err
-			}
-			elem, err := r.typeRef(ops[0])
-			if err != nil {
-				return err
-			}
-			as := 0
-			if len(ops) > 1 {
-				as = int(ops[1])
-			}
-			typed = true
-			t = &air.PointerType{Elem: elem, AddrSpace: as}
-		case 25: // OPAQUE_POINTER [addrspace]
-			if err := need(1); err != nil {
-				return err
-			}
-			as := int(ops[0])
-			p := opaquePtr[as]
-			if p == nil {
-				p = &air.PointerType{AddrSpace: as}
-				opaquePtr[as] = p
-			}
-			t = p
-		case 21, 9: // FUNCTION [vararg, retty, params...]; FUNCTION_OLD [vararg, attrid, retty, params...]
-			first := 1
-			if code == 9 {
-				first = 2
-			}
-			if err := need(first + 1); err != nil {
-				return err
-			}
-			ft := &air.FunctionType{VarArg: ops[0] != 0}
-			ret, err := r.typeRef(ops[first])
-			if err != nil {
-				return err
-			}
-			ft.Ret = ret
-			ft.Params = make([]air.Type, 0, len(ops)-first-1)
-			for _, id := range ops[first+1:] {
-				p, err := r.typeRef(id)
-				if err != nil {
-					return err
-				}
-				ft.Params = append(ft.Params, p)
-			}
-			t = ft
-		case 18: // STRUCT_ANON [packed, elts...]
-			if err := need(1); err != nil {
-				return err
-			}
-			st := &air.StructType{Literal: true, Packed: ops[0] != 0}
-			if err := r.structFields(st, ops[1:]); err != nil {
-				return err
-			}
-			t = st
-		case 19: // STRUCT_NAME
-			pendingName = opsString(ops)
-			return nil
-		case 20, 6: // STRUCT_NAMED [packed, elts...]; OPAQUE
-			st := r.forwardStruct(len(r.types))
-			st.Name = pendingName
-			pendingName = ""
-			if code == 6 {
-				st.Opaque = true
-			} else {
-				if err := need(1); err != nil {
-					return err
-				}
-				st.Packed = ops[0] != 0
-				if err := r.structFields(st, ops[1:]); err != nil {
-					return err
-				}
-			}
-			st.ID = 0
-			t = st
-		case 11, 12: // ARRAY [n, elt]; VECTOR [n, elt, scalable]
-			if err := need(2); err != nil {
-				return err
-			}
-			elem, err := r.typeRef(ops[1])
-			if err != nil {
-				return err
-			}
-			if code == 11 {
-				t = &air.ArrayType{Len: ops[0], Elem: elem}
-			} else {
-				if ops[0] == 0 || ops[0] > 1<<16 {
-					return unsupported(c.r.pos, "TYPE_BLOCK/VECTOR", "vector of %d elements", ops[0])
-				}
-				t = &air.VectorType{Len: int(ops[0]), Elem: elem, Scalable: len(ops) > 2 && ops[2] != 0}
-			}
-		default:
-			return unknownRecord(c.r.pos, blk, code)
-		}
-		n := len(r.types)
-		if n >= cap(r.types) {
-			return malformed(c.r.pos, "TYPE_BLOCK", "more types than NUMENTRY said")
-		}
-		slot := r.types[: n+1 : cap(r.types)]
-		if old := slot[n]; old != nil && old != t {
-			return malformed(c.r.pos, "TYPE_BLOCK", "type %d was forward-referenced as a struct", n)
-		}
-		r.types = slot
-		r.types[n] = t
-		return nil
+		return r.defineType(t)
 	}); err != nil {
 		return err
 	}
@@ -184,8 +39,195 @@ func (r *reader) readTypes() *Error {
 		}
 	}
 	r.numberStructs()
-	_ = typed
 	return nil
+}
+
+// needTypeOps checks that a TYPE_BLOCK record has at least n operands.
+func (r *reader) needTypeOps(code uint64, ops []uint64, n int) *Error {
+	if len(ops) < n {
+		return malformed(r.c.r.pos, recordName(typeBlockID, code), "%d operands, want %d", len(ops), n)
+	}
+	return nil
+}
+
+// typeRecord reads one TYPE_BLOCK record: the type it defines, or nil for
+// NUMENTRY and STRUCT_NAME, which define none.
+func (r *reader) typeRecord(ts *typeBlockState, code uint64, ops []uint64) (air.Type, *Error) {
+	c := r.c
+	switch code {
+	case 1: // NUMENTRY
+		if err := r.needTypeOps(code, ops, 1); err != nil {
+			return nil, err
+		}
+		if ops[0] > maxTypes || ops[0] > c.r.left()/2 {
+			return nil, malformed(c.r.pos, "TYPE_BLOCK/NUMENTRY", "%d types", ops[0])
+		}
+		r.types = make([]air.Type, 0, ops[0])
+		return nil, nil
+	case 2:
+		return air.Void, nil
+	case 3:
+		return air.FloatTy, nil
+	case 4:
+		return air.DoubleTy, nil
+	case 10:
+		return air.HalfTy, nil
+	case 23:
+		return air.BFloatTy, nil
+	case 13:
+		return &air.FloatType{Kind: air.X86FP80}, nil
+	case 14:
+		return &air.FloatType{Kind: air.FP128}, nil
+	case 15:
+		return &air.FloatType{Kind: air.PPCFP128}, nil
+	case 5:
+		return air.Label, nil
+	case 16:
+		return air.MDType, nil
+	case 22:
+		return air.Token, nil
+	case 7: // INTEGER [width]
+		if err := r.needTypeOps(code, ops, 1); err != nil {
+			return nil, err
+		}
+		if ops[0] < 1 || ops[0] > 1<<23 {
+			return nil, malformed(c.r.pos, "TYPE_BLOCK/INTEGER", "width %d", ops[0])
+		}
+		return &air.IntType{Bits: int(ops[0])}, nil
+	case 8, 25: // POINTER [pointee, addrspace]; OPAQUE_POINTER [addrspace]
+		return r.pointerTypeRecord(ts, code, ops)
+	case 21, 9: // FUNCTION [vararg, retty, params...]; FUNCTION_OLD [vararg, attrid, retty, params...]
+		return r.functionTypeRecord(code, ops)
+	case 18, 19, 20, 6: // STRUCT_ANON, STRUCT_NAME, STRUCT_NAMED, OPAQUE
+		return r.structTypeRecord(ts, code, ops)
+	case 11, 12: // ARRAY [n, elt]; VECTOR [n, elt, scalable]
+		return r.sequenceTypeRecord(code, ops)
+	}
+	return nil, unknownRecord(c.r.pos, typeBlockID, code)
+}
+
+// defineType puts t at the next slot of the type table, where a forward
+// reference may have put its placeholder struct already.
+func (r *reader) defineType(t air.Type) *Error {
+	c := r.c
+	n := len(r.types)
+	if n >= cap(r.types) {
+		return malformed(c.r.pos, "TYPE_BLOCK", "more types than NUMENTRY said")
+	}
+	slot := r.types[: n+1 : cap(r.types)]
+	if old := slot[n]; old != nil && old != t {
+		return malformed(c.r.pos, "TYPE_BLOCK", "type %d was forward-referenced as a struct", n)
+	}
+	r.types = slot
+	r.types[n] = t
+	return nil
+}
+
+// pointerTypeRecord reads POINTER [pointee, addrspace] and OPAQUE_POINTER
+// [addrspace]; opaque pointers of one address space are one type.
+func (r *reader) pointerTypeRecord(ts *typeBlockState, code uint64, ops []uint64) (air.Type, *Error) {
+	if err := r.needTypeOps(code, ops, 1); err != nil {
+		return nil, err
+	}
+	if code == 8 {
+		elem, err := r.typeRef(ops[0])
+		if err != nil {
+			return nil, err
+		}
+		as := 0
+		if len(ops) > 1 {
+			as = int(ops[1])
+		}
+		return &air.PointerType{Elem: elem, AddrSpace: as}, nil
+	}
+	as := int(ops[0])
+	p := ts.opaquePtr[as]
+	if p == nil {
+		p = &air.PointerType{AddrSpace: as}
+		ts.opaquePtr[as] = p
+	}
+	return p, nil
+}
+
+// functionTypeRecord reads FUNCTION [vararg, retty, params...] and
+// FUNCTION_OLD [vararg, attrid, retty, params...].
+func (r *reader) functionTypeRecord(code uint64, ops []uint64) (air.Type, *Error) {
+	first := 1
+	if code == 9 {
+		first = 2
+	}
+	if err := r.needTypeOps(code, ops, first+1); err != nil {
+		return nil, err
+	}
+	ft := &air.FunctionType{VarArg: ops[0] != 0}
+	ret, err := r.typeRef(ops[first])
+	if err != nil {
+		return nil, err
+	}
+	ft.Ret = ret
+	ft.Params = make([]air.Type, 0, len(ops)-first-1)
+	for _, id := range ops[first+1:] {
+		p, err := r.typeRef(id)
+		if err != nil {
+			return nil, err
+		}
+		ft.Params = append(ft.Params, p)
+	}
+	return ft, nil
+}
+
+// structTypeRecord reads STRUCT_ANON [packed, elts...], STRUCT_NAME (the
+// name of the next named struct: no type), STRUCT_NAMED [packed, elts...]
+// and OPAQUE.
+func (r *reader) structTypeRecord(ts *typeBlockState, code uint64, ops []uint64) (air.Type, *Error) {
+	switch code {
+	case 18: // STRUCT_ANON
+		if err := r.needTypeOps(code, ops, 1); err != nil {
+			return nil, err
+		}
+		st := &air.StructType{Literal: true, Packed: ops[0] != 0}
+		if err := r.structFields(st, ops[1:]); err != nil {
+			return nil, err
+		}
+		return st, nil
+	case 19: // STRUCT_NAME
+		ts.pendingName = opsString(ops)
+		return nil, nil
+	}
+	st := r.forwardStruct(len(r.types))
+	st.Name = ts.pendingName
+	ts.pendingName = ""
+	if code == 6 {
+		st.Opaque = true
+	} else {
+		if err := r.needTypeOps(code, ops, 1); err != nil {
+			return nil, err
+		}
+		st.Packed = ops[0] != 0
+		if err := r.structFields(st, ops[1:]); err != nil {
+			return nil, err
+		}
+	}
+	st.ID = 0
+	return st, nil
+}
+
+// sequenceTypeRecord reads ARRAY [n, elt] and VECTOR [n, elt, scalable].
+func (r *reader) sequenceTypeRecord(code uint64, ops []uint64) (air.Type, *Error) {
+	if err := r.needTypeOps(code, ops, 2); err != nil {
+		return nil, err
+	}
+	elem, err := r.typeRef(ops[1])
+	if err != nil {
+		return nil, err
+	}
+	if code == 11 {
+		return &air.ArrayType{Len: ops[0], Elem: elem}, nil
+	}
+	if ops[0] == 0 || ops[0] > 1<<16 {
+		return nil, unsupported(r.c.r.pos, "TYPE_BLOCK/VECTOR", "vector of %d elements", ops[0])
+	}
+	return &air.VectorType{Len: int(ops[0]), Elem: elem, Scalable: len(ops) > 2 && ops[2] != 0}, nil
 }
 
 // typeRef returns type id, creating a placeholder identified struct for a

@@ -133,7 +133,7 @@ func TestNotJudgeable(t *testing.T) {
 		name, kind, ll string
 	}{
 		{"texture argument", KindTexture, variant("kernel", "", ", ptr addrspace(1) %tex", "", "!5 = !{i32 2, !\"air.texture\", !\"air.location_index\", i32 0, i32 1, !\"air.read\"}")},
-		{"simdgroup barrier", KindBarrier, variant("kernel", "declare void @air.simdgroup.barrier(i32, i32)", "", "  call void @air.simdgroup.barrier(i32 2, i32 1)", "")},
+		{"simdgroup barrier without a SIMD width", KindSIMDGroup, variant("kernel", "declare void @air.simdgroup.barrier(i32, i32)", "", "  call void @air.simdgroup.barrier(i32 2, i32 1)", "")},
 		{"approximate op", KindApproximate, variant("kernel", "declare float @air.fast_sqrt.f32(float)", "", "  %f = bitcast i32 %v to float\n  %s = call float @air.fast_sqrt.f32(float %f)\n  store float %s, ptr addrspace(1) %p", "")},
 		{"length", KindApproximate, variant("kernel", "declare float @air.length.v2f32(<2 x float>)", "", "  %d = call float @air.length.v2f32(<2 x float> zeroinitializer)\n  store float %d, ptr addrspace(1) %p", "")},
 		{"unknown op", KindUnknownOp, variant("kernel", "declare i32 @air.frobnicate.i32(i32)", "", "  %f = call i32 @air.frobnicate.i32(i32 %v)\n  store i32 %f, ptr addrspace(1) %p", "")},

@@ -26,7 +26,10 @@ const (
 	// reference does not give: a threadgroup-memory argument (its size is
 	// the dispatch's), an external addrspace(3) global.
 	KindThreadgroupMemory = "threadgroup-memory"
-	// KindSIMDGroup: SIMD-group or quad-group values and operations.
+	// KindSIMDGroup: SIMD-group or quad-group values and operations the
+	// reference does not run (quad-groups, simdgroup matrices, a partial
+	// simdgroup, an unknown width, a shuffle of a lane outside the
+	// simdgroup); Detail names it.
 	KindSIMDGroup = "simdgroup"
 	// KindFunctionConstant: function constants, fixed only at pipeline time.
 	KindFunctionConstant = "function-constant"
@@ -72,6 +75,11 @@ const (
 	// (Detail "unwritten threadgroup memory") or when the threads between two
 	// barriers ran in another order ("thread order"): undefined on a GPU.
 	KindOrderDependent = "order-dependent"
+	// KindSIMDDivergence: lanes of one simdgroup did not all reach the same
+	// SIMD-group operation (some finished, waited at a barrier or at another
+	// call site): the operation would run over a subset of active lanes,
+	// which the reference does not imitate (simd.go).
+	KindSIMDDivergence = "simdgroup-divergence"
 )
 
 // NotJudgeableError says why the reference cannot give an answer for a

@@ -160,8 +160,13 @@ func inspectStage(t *textModule, entry, stage string, node []string) (*Kernel, e
 	}
 	err = k.bindArguments(t, entry, node, func(p *Param, _ int, role string, _ []string) error {
 		switch {
-		case strings.Contains(role, "simdgroup") || strings.Contains(role, "quadgroup") || role == "air.threads_per_simdgroup":
-			return notJudgeable(KindSIMDGroup, role, "a SIMD-group value: it depends on the device's SIMD width, which a serial CPU run cannot imitate")
+		case simdRoles[role] > 0:
+			if !builtinType(p.Type) || strings.HasPrefix(p.Type, "<") {
+				return notJudgeable(KindArgument, role+" "+p.Type, "built-in %s of type %s, which the reference cannot supply", role, p.Type)
+			}
+			return nil // simd.go: from Options.SIMDWidth
+		case strings.Contains(role, "simdgroup") || strings.Contains(role, "quadgroup"):
+			return notJudgeable(KindSIMDGroup, role, "a SIMD-group or quad-group value the reference does not give")
 		case role == "air.threadgroup" || strings.HasPrefix(p.Type, "ptr addrspace(3)"):
 			return notJudgeable(KindThreadgroupMemory, role, "threadgroup memory: its sharing between threads is not imitated by a serial CPU run")
 		}

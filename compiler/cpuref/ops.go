@@ -30,6 +30,7 @@ var ExactOps = []string{
 	"air.any / air.all of bool vectors: llvm.vector.reduce.or / and",
 	"air.abs.[su] of integers: llvm.abs (the most negative signed value is itself)",
 	"air.atomic.global.{add,sub,and,or,xor,min,max,xchg}.[su].i32, load, store: atomicrmw / load / store on the word (threads run one after another, so each is trivially atomic); air.atomic.local.* alike on threadgroup memory (threads switch only at barriers)",
+	"air.simd_*, air.is_uniform.*, air.simdgroup.barrier (simd.go): the lanes of a simdgroup meet at each call (Options.SIMDWidth); shuffles, broadcasts, reductions, prefix scans, ballots and votes with Metal's meaning (float sums and products are order-only)",
 	"air.wg.barrier (threadgroup.go): every thread of the group waits until all reach the same barrier; mem_flags order device (1), threadgroup (2) and texture (4) memory for the write-conflict check",
 	"air.sample_texture_*, air.sample_depth_*, air.read_texture_* (textures.go): the uniform texture's texel, TexelWords (a read outside the texture is out of bounds; residency is 1)",
 	"air.get_{width,height,depth}_texture_* at LOD 0, air.get_array_size_texture_*, air.get_num_mip_levels_texture_* (textures.go): TextureExtent, 1 layer, 1 mip level — the textures the device binds (another LOD is out of bounds)",
@@ -104,10 +105,12 @@ func defineOp(d declaration) (string, error) {
 		return textureOp(d)
 	case n == "air.wg.barrier":
 		return barrierOp(d) // threadgroup.go
+	case isSIMDName(n):
+		return simdOp(d) // simd.go
 	case strings.Contains(n, "barrier") || strings.HasPrefix(n, "air.fence"):
 		return "", notJudgeable(KindBarrier, n, "%s synchronises threads at a granularity the reference does not run (only air.wg.barrier, a threadgroup barrier, is defined)", n)
 	case strings.HasPrefix(n, "air.simd") || strings.HasPrefix(n, "air.quad") || strings.HasPrefix(n, "air.is_uniform"):
-		return "", notJudgeable(KindSIMDGroup, n, "%s works across a SIMD-group, whose width is the device's", n)
+		return "", notJudgeable(KindSIMDGroup, n, "%s works across a SIMD-group in a way the reference does not run (simdgroup matrices, async copies)", n)
 	case strings.HasPrefix(n, "air.normalize_function_constant"):
 		return normalizePredicate(d)
 	}

@@ -110,7 +110,7 @@ func rewrite(t *textModule, k *Kernel) (string, error) {
 		case strings.HasPrefix(l, "  "):
 			l = fastFlags.ReplaceAllString(l, "$1 ")
 			l = fpmath.ReplaceAllString(l, "")
-			l = barrierSite(l, i)
+			l = addSite(l, i)
 		}
 		b.WriteString(l)
 		b.WriteByte('\n')
@@ -131,6 +131,12 @@ func rewrite(t *textModule, k *Kernel) (string, error) {
 	}
 	if strings.Contains(all, "@airpipe_barrier(") {
 		b.WriteString("declare void @airpipe_barrier(i32, i32)\n")
+	}
+	if strings.Contains(all, "@airpipe_simd(") {
+		b.WriteString("declare i32 @airpipe_simd(i32, ptr, i32, ptr)\ndeclare i32 @airpipe_simd_width()\n")
+	}
+	if strings.Contains(all, "@airpipe_simd_undefined(") {
+		b.WriteString("declare void @airpipe_simd_undefined(i32)\n")
 	}
 	switch k.Stage {
 	case "fragment":
@@ -210,7 +216,10 @@ func wrapper(k *Kernel) string {
 			args = append(args, p.Type+" "+v)
 			continue
 		}
-		slot := builtinSlot[p.Role]
+		slot, ok := builtinSlot[p.Role]
+		if !ok {
+			slot = simdRoles[p.Role]
+		}
 		n := 1
 		if strings.HasPrefix(p.Type, "<") {
 			fmt.Sscanf(vecLen(p.Type), "%d", &n)

@@ -81,6 +81,11 @@ type Options struct {
 	// other execution that fast-math AIR permits. Run it only when
 	// Result.ContractAllowed says the module allows contraction.
 	FuseMulAdd bool
+	// SIMDWidth is the SIMD-group width of the device the reference is
+	// compared with (its Vulkan subgroupSize), 1 to MaxSIMDWidth; 0 when
+	// unknown, which sets aside a kernel using SIMD-group values or
+	// operations (simd.go).
+	SIMDWidth int
 
 	// threadgroups is what the module asks of the harness's threadgroups
 	// (threadgroup.go), set by RunText.
@@ -139,6 +144,9 @@ type Result struct {
 	// and how the reference computed them ("dfdy, fwidth of pixel-independent
 	// values: v − v"; derivative.go); empty when it takes none.
 	Derivatives string `json:",omitempty"`
+	// SIMDWidth is the SIMD-group width the kernel ran at, 0 when it uses no
+	// SIMD-group value or operation.
+	SIMDWidth int `json:",omitempty"`
 }
 
 // Pattern is the initial content of the buffer with Metal index index:
@@ -216,10 +224,28 @@ func RunText(ctx context.Context, ll, entry string, opts Options) (*Result, erro
 	if err != nil {
 		return nil, err
 	}
+	uses, err := threadgroupUses(t)
+	if err != nil {
+		return nil, err
+	}
+	simd := uses.SIMD || k.usesSIMD()
+	if simd {
+		switch {
+		case k.Stage != "":
+			return nil, notJudgeable(KindSIMDGroup, "simdgroup in a "+k.Stage+" function", "SIMD-group operations in a %s function: the reference runs them in compute kernels only", k.Stage)
+		case opts.SIMDWidth == 0:
+			return nil, notJudgeable(KindSIMDGroup, "SIMD width unknown", "the kernel uses SIMD-group values or operations and the device's SIMD-group width was not given")
+		case opts.SIMDWidth < 0 || opts.SIMDWidth > MaxSIMDWidth:
+			return nil, fmt.Errorf("cpuref: SIMD-group width %d: want 1 to %d", opts.SIMDWidth, MaxSIMDWidth)
+		}
+	}
 	if opts.Grid == (Grid{}) {
 		opts.Grid = GridFor(k.Dimensions())
 		if k.Stage == "" && declaresBarrier(t) {
 			opts.Grid = CooperativeGridFor(k.Dimensions())
+		}
+		if simd {
+			opts.Grid = simdGrid(k.Dimensions(), uint32(opts.SIMDWidth))
 		}
 		switch k.Stage {
 		case "fragment":
@@ -241,13 +267,17 @@ func RunText(ctx context.Context, ll, entry string, opts Options) (*Result, erro
 	if err != nil {
 		return nil, err
 	}
-	if opts.threadgroups, err = threadgroupUses(t); err != nil {
-		return nil, err
-	}
-	if n := opts.Grid.Threads[0] * opts.Grid.Threads[1] * opts.Grid.Threads[2]; opts.threadgroups.Barrier && n > MaxThreadgroupThreads {
+	opts.threadgroups = uses
+	n := opts.Grid.Threads[0] * opts.Grid.Threads[1] * opts.Grid.Threads[2]
+	if (uses.Barrier || uses.SIMD) && n > MaxThreadgroupThreads {
 		return nil, fmt.Errorf("cpuref: grid %+v: more than %d threads in a threadgroup", opts.Grid, MaxThreadgroupThreads)
 	}
-	res := &Result{Kernel: k, Grid: opts.Grid, LL: host, ContractAllowed: contractAllowed(t), Fused: opts.FuseMulAdd, Approximate: orderOnlyNames(decls), Derivatives: derivatives}
+	if !simd {
+		opts.SIMDWidth = 0
+	} else if n%uint32(opts.SIMDWidth) != 0 {
+		return nil, notJudgeable(KindSIMDGroup, "partial simdgroup", "threadgroups of %d threads are not whole SIMD-groups of %d lanes: which lanes a partial one has is the device's", n, opts.SIMDWidth)
+	}
+	res := &Result{Kernel: k, Grid: opts.Grid, LL: host, ContractAllowed: contractAllowed(t), Fused: opts.FuseMulAdd, Approximate: orderOnlyNames(decls), Derivatives: derivatives, SIMDWidth: opts.SIMDWidth}
 	var total int64
 	for _, b := range k.Buffers {
 		size := b.StaticSize
@@ -517,14 +547,15 @@ func execute(ctx context.Context, dir, exe string, k *Kernel, inputs []Data, opt
 	}
 	var spec strings.Builder
 	coop, passes := 0, 1
-	if opts.threadgroups.Barrier {
+	if opts.threadgroups.Barrier || opts.threadgroups.SIMD {
 		coop = 1
 	}
-	if opts.threadgroups.Barrier || opts.threadgroups.Memory {
+	if coop == 1 || opts.threadgroups.Memory {
 		passes = 3
 	}
-	fmt.Fprintf(&spec, "groups %d %d %d threads %d %d %d ftz %d memory %d cooperative %d passes %d buffers %d\n",
-		g.Groups[0], g.Groups[1], g.Groups[2], g.Threads[0], g.Threads[1], g.Threads[2], ftz, opts.MemoryLimit, coop, passes, len(inputs))
+	simd := max(opts.SIMDWidth, 1)
+	fmt.Fprintf(&spec, "groups %d %d %d threads %d %d %d ftz %d memory %d cooperative %d passes %d simd %d buffers %d\n",
+		g.Groups[0], g.Groups[1], g.Groups[2], g.Threads[0], g.Threads[1], g.Threads[2], ftz, opts.MemoryLimit, coop, passes, simd, len(inputs))
 	for _, in := range inputs {
 		ip := filepath.Join(dir, fmt.Sprintf("in%d.bin", in.Index))
 		op := filepath.Join(dir, fmt.Sprintf("out%d.bin", in.Index))
@@ -562,6 +593,10 @@ func execute(ctx context.Context, dir, exe string, k *Kernel, inputs []Data, opt
 		return nil, notJudgeable(KindOrderDependent, "thread order", "%s: on a GPU the result depends on timing", strings.TrimPrefix(firstLine(out.Tail(3)), "airpipe-cpuref: "))
 	case out.ExitCode == 8:
 		return nil, notJudgeable(KindBarrierDivergence, "air.wg.barrier", "%s, which Metal leaves undefined", strings.TrimPrefix(firstLine(out.Tail(3)), "airpipe-cpuref: "))
+	case out.ExitCode == 9:
+		return nil, notJudgeable(KindSIMDDivergence, "", "%s: the operation's active lanes would be a subset, which the reference does not imitate", strings.TrimPrefix(firstLine(out.Tail(3)), "airpipe-cpuref: "))
+	case out.ExitCode == 10:
+		return nil, notJudgeable(KindSIMDGroup, "shuffle lane out of range", "%s, whose value Metal leaves undefined", strings.TrimPrefix(firstLine(out.Tail(3)), "airpipe-cpuref: "))
 	case out.ExitCode != 0:
 		return nil, fmt.Errorf("cpuref: reference run failed (%s): %s", out.Describe(), out.Tail(5))
 	}

@@ -139,6 +139,9 @@ type threadgroupUse struct {
 	Barrier bool
 	// Memory: the module defines addrspace(3) globals.
 	Memory bool
+	// SIMD: the module declares a SIMD-group operation whose lanes meet
+	// (simdSited: threads cooperate).
+	SIMD bool
 }
 
 // threadgroupUses reads the module's use of barriers and threadgroup memory
@@ -152,6 +155,8 @@ func threadgroupUses(t *textModule) (threadgroupUse, error) {
 			u.Memory = true
 		case strings.HasPrefix(l, "declare ") && strings.Contains(l, " @air.wg.barrier("):
 			u.Barrier = true // as declaresBarrier
+		case strings.HasPrefix(l, "declare ") && declaresSited(l):
+			u.SIMD = true
 		case strings.HasPrefix(l, "  ") && strings.Contains(l, " @air.wg.barrier("):
 			if err := checkBarrierCall(l); err != nil {
 				return u, err
@@ -195,7 +200,7 @@ func checkBarrierCall(l string) error {
 }
 
 // barrierOp defines air.wg.barrier(i32 mem_flags, i32 scope), which the
-// rewrite calls with a third operand, the call site (barrierSite): the
+// rewrite calls with a third operand, the call site (addSite, simd.go): the
 // harness's airpipe_barrier with the flags and the site.
 func barrierOp(d declaration) (string, error) {
 	if d.Ret != "void" || len(d.Params) != 2 || d.Params[0] != "i32" || d.Params[1] != "i32" {
@@ -204,20 +209,6 @@ func barrierOp(d declaration) (string, error) {
 	return fmt.Sprintf("define internal void @%q(i32 %%a0, i32 %%a1, i32 %%site) noinline {\n"+
 		"  call void @airpipe_barrier(i32 %%a0, i32 %%site)\n"+
 		"  ret void\n}\n", d.Name), nil
-}
-
-// barrierSite gives a call line of air.wg.barrier (checked by
-// threadgroupUses) its site operand: the line's index.
-func barrierSite(l string, line int) string {
-	i := strings.Index(l, " @air.wg.barrier(")
-	if i < 0 || !strings.HasPrefix(l, "  ") {
-		return l
-	}
-	end := matching(l, i+len(" @air.wg.barrier"))
-	if end < 0 {
-		return l
-	}
-	return fmt.Sprintf("%s, i32 %d%s", l[:end], line, l[end:])
 }
 
 // CooperativeGridFor is the grid a kernel that declares air.wg.barrier is
@@ -251,3 +242,10 @@ func declaresBarrier(t *textModule) bool {
 // MaxThreadgroupThreads is the most threads of one threadgroup the harness
 // runs cooperatively (Metal's largest threadgroup; each has a 512 KiB stack).
 const MaxThreadgroupThreads = 1024
+
+// declaresSited reports whether a declare line declares a SIMD-group
+// operation whose lanes meet (simdSited).
+func declaresSited(l string) bool {
+	m := simdCall.FindStringSubmatch(l)
+	return m != nil && simdSited(m[1])
+}

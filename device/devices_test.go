@@ -26,9 +26,14 @@ func TestDevices(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, f := range fs {
-		t.Logf("%v: storage align %d, uniform align %d, timestamp period %g ns, max invocations %d, calibrated timestamps %v, executable statistics %v",
+		t.Logf("%v: storage align %d, uniform align %d, timestamp period %g ns, max invocations %d, calibrated timestamps %v, executable statistics %v, subgroups of %d (operations %#x)",
 			f, f.Limits.MinStorageBufferOffsetAlignment, f.Limits.MinUniformBufferOffsetAlignment,
-			f.Limits.TimestampPeriod, f.Limits.MaxComputeWorkGroupInvocations, f.CalibratedTimestamps, f.ExecutableStatistics)
+			f.Limits.TimestampPeriod, f.Limits.MaxComputeWorkGroupInvocations, f.CalibratedTimestamps, f.ExecutableStatistics, f.SubgroupSize, f.SubgroupOperations)
+		// Vulkan 1.1: subgroupSize is a power of two, at least 1; compute
+		// supports the basic operations.
+		if f.SubgroupSize == 0 || f.SubgroupSize&(f.SubgroupSize-1) != 0 || f.SubgroupOperations&1 == 0 {
+			t.Errorf("device %d: subgroup size %d, operations %#x", f.Index, f.SubgroupSize, f.SubgroupOperations)
+		}
 		if f.Name == "" || f.Limits.MaxComputeWorkGroupInvocations == 0 || f.Limits.MinStorageBufferOffsetAlignment == 0 {
 			t.Errorf("device %d: implausible facts %+v", f.Index, f)
 		}
@@ -55,6 +60,13 @@ func TestChooseByKind(t *testing.T) {
 		if p.facts.Driver != c.driver {
 			t.Errorf("%s: driver %q, want %q", c.spec, p.facts.Driver, c.driver)
 		}
+	}
+	if f, err := FactsOf("lavapipe"); err == nil && f.SubgroupSize != 8 {
+		// Mesa's lavapipe on x86-64 with AVX2: 256-bit lanes of 32-bit values.
+		t.Logf("lavapipe reports subgroup size %d (8 on a 256-bit host)", f.SubgroupSize)
+	}
+	if _, err := FactsOf("no such device name"); !errors.Is(err, ErrUnavailable) {
+		t.Errorf("FactsOf(unknown name): err %v, want ErrUnavailable", err)
 	}
 	if _, err := choose("no such device name"); !errors.Is(err, ErrUnavailable) {
 		t.Errorf("unknown name: err %v, want ErrUnavailable", err)

@@ -26,6 +26,19 @@ type Facts struct {
 	ExecutableStatistics bool // VK_KHR_pipeline_executable_properties
 	CalibratedTimestamps bool // VK_EXT_calibrated_timestamps
 	TimestampValidBits   uint32
+
+	// SubgroupSize is VkPhysicalDeviceSubgroupProperties.subgroupSize: the
+	// width of the device's subgroups, a Metal SIMD-group's width on it
+	// (lavapipe 8, NVIDIA 32). airpipe asks for no required subgroup size
+	// and no full subgroups (VK_EXT_subgroup_size_control), so a compute
+	// pipeline runs at this width.
+	SubgroupSize uint32
+	// SubgroupStages and SubgroupOperations are its supportedStages
+	// (VkShaderStageFlags) and supportedOperations (VkSubgroupFeatureFlags:
+	// basic 0x1, vote 0x2, arithmetic 0x4, ballot 0x8, shuffle 0x10,
+	// shuffle_relative 0x20, clustered 0x40, quad 0x80).
+	SubgroupStages     uint32
+	SubgroupOperations uint32
 }
 
 // Limits are the device limits airpipe uses.
@@ -84,22 +97,28 @@ func newPhysical(in *instance, h uintptr, index int) (*physical, error) {
 	drv := vk.New[vk.PhysicalDeviceDriverProperties](a)
 	drv.SType = vk.StructureTypePhysicalDeviceDriverProperties
 	props.PNext = vk.Addr(drv)
+	sub := vk.New[vk.PhysicalDeviceSubgroupProperties](a)
+	sub.SType = vk.StructureTypePhysicalDeviceSubgroupProperties
+	drv.PNext = vk.Addr(sub)
 	vk.Call(in.fns.GetPhysicalDeviceProperties2, h, vk.Addr(props))
 	pp := &props.Properties
 	l := &pp.Limits
 	p.api = pp.APIVersion
 	p.facts = Facts{
-		Index:         index,
-		Name:          vk.GoString(pp.DeviceName[:]),
-		Kind:          kindNames[pp.DeviceType],
-		Driver:        vk.GoString(drv.DriverName[:]),
-		DriverInfo:    vk.GoString(drv.DriverInfo[:]),
-		DriverID:      drv.DriverID,
-		VendorID:      pp.VendorID,
-		DeviceID:      pp.DeviceID,
-		APIVersion:    vk.APIVersionString(pp.APIVersion),
-		DriverVersion: vk.APIVersionString(pp.DriverVersion),
-		RADVFamily:    in.radv,
+		Index:              index,
+		Name:               vk.GoString(pp.DeviceName[:]),
+		Kind:               kindNames[pp.DeviceType],
+		Driver:             vk.GoString(drv.DriverName[:]),
+		DriverInfo:         vk.GoString(drv.DriverInfo[:]),
+		DriverID:           drv.DriverID,
+		VendorID:           pp.VendorID,
+		DeviceID:           pp.DeviceID,
+		APIVersion:         vk.APIVersionString(pp.APIVersion),
+		DriverVersion:      vk.APIVersionString(pp.DriverVersion),
+		RADVFamily:         in.radv,
+		SubgroupSize:       sub.SubgroupSize,
+		SubgroupStages:     sub.SupportedStages,
+		SubgroupOperations: sub.SupportedOperations,
 		Limits: Limits{
 			MinStorageBufferOffsetAlignment: l.MinStorageBufferOffsetAlignment,
 			MinUniformBufferOffsetAlignment: l.MinUniformBufferOffsetAlignment,

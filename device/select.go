@@ -30,6 +30,16 @@ func Devices() ([]Facts, error) {
 	return out, nil
 }
 
+// FactsOf describes the physical device spec names (as Open chooses it),
+// without opening it.
+func FactsOf(spec string) (Facts, error) {
+	p, err := choose(spec)
+	if err != nil {
+		return Facts{}, err
+	}
+	return p.facts, nil
+}
+
 // radvFamilies are the families RADV_FORCE_FAMILY accepts in Mesa 22.3 (ac_get_family_name,
 // compared ignoring case). RADV aborts the process on any other name, so airpipe refuses it
 // first.

@@ -84,6 +84,7 @@ const (
 	StructureTypeDebugReportCallbackCreateInfo                      = 1000011000
 	StructureTypeCalibratedTimestampInfo                            = 1000184000
 	StructureTypePhysicalDeviceDriverProperties                     = 1000196000
+	StructureTypePhysicalDeviceSubgroupProperties                   = 1000094000
 	StructureTypeSemaphoreTypeCreateInfo                            = 1000207002
 	StructureTypeTimelineSemaphoreSubmitInfo                        = 1000207003
 	StructureTypeSemaphoreWaitInfo                                  = 1000207004

@@ -34,6 +34,7 @@ func TestSizes(t *testing.T) {
 		{"PhysicalDeviceProperties", unsafe.Sizeof(PhysicalDeviceProperties{}), 824},
 		{"PhysicalDeviceProperties2", unsafe.Sizeof(PhysicalDeviceProperties2{}), 840},
 		{"PhysicalDeviceDriverProperties", unsafe.Sizeof(PhysicalDeviceDriverProperties{}), 536},
+		{"PhysicalDeviceSubgroupProperties", unsafe.Sizeof(PhysicalDeviceSubgroupProperties{}), 32},
 		{"QueueFamilyProperties", unsafe.Sizeof(QueueFamilyProperties{}), 24},
 		{"PhysicalDeviceMemoryProperties", unsafe.Sizeof(PhysicalDeviceMemoryProperties{}), 520},
 		{"ExtensionProperties", unsafe.Sizeof(ExtensionProperties{}), 260},

@@ -166,6 +166,16 @@ type PhysicalDeviceDriverProperties struct {
 	ConformanceVersion [4]uint8
 }
 
+// PhysicalDeviceSubgroupProperties is VkPhysicalDeviceSubgroupProperties.
+type PhysicalDeviceSubgroupProperties struct {
+	SType                     uint32
+	PNext                     uintptr
+	SubgroupSize              uint32
+	SupportedStages           uint32
+	SupportedOperations       uint32
+	QuadOperationsInAllStages uint32
+}
+
 // FeaturesHeader is the start of every VkPhysicalDevice*Features structure.
 type FeaturesHeader struct {
 	SType uint32

@@ -118,6 +118,31 @@ func (t *translator) bindInputs() {
 			continue
 		}
 		arg := fn.Args[b.Param]
+		t.bindInput(arg, b, &location)
+		// A parameter left unbound was refused by a finding (perhaps one
+		// an earlier parameter already added: the list holds each once).
+		if !t.bound(arg) && len(t.miss.list) > 0 {
+			if t.refusedArgs == nil {
+				t.refusedArgs = map[*air.Argument]bool{}
+			}
+			t.refusedArgs[arg] = true
+		}
+	}
+}
+
+// bound reports whether an entry-point parameter got a value, a pointer or
+// a resource.
+func (t *translator) bound(a *air.Argument) bool {
+	_, v := t.vals[a]
+	_, p := t.ptrs[a]
+	_, r := t.res[a]
+	return v || p || r
+}
+
+// bindInput maps one entry-point parameter to its binding, built-in or
+// varying; location counts the fragment inputs bound so far.
+func (t *translator) bindInput(arg *air.Argument, b air.Binding, location *int) {
+	{
 		switch b.Role {
 		case "air.buffer":
 			t.bindBuffer(arg, b)
@@ -128,16 +153,16 @@ func (t *translator) bindInputs() {
 		case "air.sampler":
 			t.bindSampler(arg, b)
 		case "air.fragment_input", "air.vertex_input":
-			loc := location
+			loc := *location
 			if b.Role == "air.vertex_input" {
 				loc = b.Location
 			}
-			location++
+			*location++
 			t.bindVarying(arg, b, loc)
 		default:
 			if bi, ok := inputBuiltins[b.Role]; ok && bi.stage == t.model {
 				t.bindBuiltin(arg, b, bi)
-				continue
+				return
 			}
 			t.miss.add(CodeUnsupportedInterface, b.Role)
 		}

@@ -106,6 +106,10 @@ type translator struct {
 	fcs map[*air.GlobalVariable]*fnConst
 	// subgroupVars are the subgroup built-in inputs simd.go declared.
 	subgroupVars map[spirv.BuiltIn]spirv.ID
+	// refusedArgs are the entry point's parameters whose binding was
+	// refused by a finding (bindInputs): their uses read undef and add no
+	// finding of their own, so the refusal is counted once, by its name.
+	refusedArgs map[*air.Argument]bool
 }
 
 func newTranslator(m *air.Module, ep air.EntryPoint, model spirv.ExecutionModel) *translator {

@@ -81,8 +81,21 @@ func (t *translator) value(v air.Value) spirv.ID {
 	case air.Instruction:
 		// Used before it was emitted: only possible outside SSA dominance.
 		t.miss.addf(CodeUnsupportedCFG, "use of %s before its definition", v.Opcode())
+	case *air.Argument:
+		_, resource := t.res[v]
+		switch {
+		case t.refusedArgs[v]:
+			// Its binding's refusal names the gap.
+		case resource && len(t.miss.list) > 0:
+			// A texture or sampler used as a plain value (put into an
+			// aggregate): the aggregate's refusal names the gap.
+		case resource:
+			t.miss.add(CodeUnhandledInstruction, "texture or sampler parameter used as a value")
+		default:
+			t.miss.addf(CodeUnhandledInstruction, "unbound parameter %d of %s", v.Index, v.Func.Name)
+		}
 	default:
-		t.miss.add(CodeUnhandledInstruction, "operand kind")
+		t.miss.addf(CodeUnhandledInstruction, "operand kind %T", v)
 	}
 	return t.b.Undef(t.typ(v.Type()))
 }

@@ -73,7 +73,7 @@ func (d *deviceStage) choose() {
 			}
 			d.name = f.Name
 			d.emu = &emulator{onDevice: true, opts: EmulatorOptions{Device: f.Name, ReferenceCache: d.opts.ReferenceCache,
-				ChildArgv: d.opts.ChildArgv, ChildEnv: d.opts.ChildEnv, Timeout: d.opts.Timeout, Grid: d.opts.Grid}}
+				ChildArgv: d.opts.ChildArgv, ChildEnv: d.opts.ChildEnv, Timeout: d.opts.Timeout, Grid: d.opts.Grid, SIMDWidth: int(f.SubgroupSize)}}
 			return
 		}
 	}

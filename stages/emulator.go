@@ -18,7 +18,7 @@ import (
 )
 
 // emulatorVersion changes whenever the emulator stage's verdicts change.
-const emulatorVersion = "10"
+const emulatorVersion = "11"
 
 // Emulator codes (append-only; documented in docs/codes.md).
 const (
@@ -97,6 +97,11 @@ type EmulatorOptions struct {
 	ChildArgv []string
 	// ChildEnv is added to the child's environment.
 	ChildEnv []string
+	// SIMDWidth is the SIMD-group width the reference runs kernels using
+	// SIMD-group values or operations at (0: the device's subgroup size,
+	// device.Facts.SubgroupSize; a device whose facts cannot be read leaves
+	// such kernels unjudged).
+	SIMDWidth int
 }
 
 // Emulator is the emulator stage: lavapipe runs each translated compute
@@ -138,6 +143,27 @@ type emulator struct {
 	mu       sync.Mutex
 	dev      *device.Device
 	servers  *childServers
+	// width is the SIMD-group width, read once (simdWidth).
+	width     int
+	widthOnce sync.Once
+}
+
+// simdWidth is EmulatorOptions.SIMDWidth, else the device's subgroup size
+// (0 when its facts cannot be read).
+func (e *emulator) simdWidth() int {
+	e.widthOnce.Do(func() {
+		e.width = e.opts.SIMDWidth
+		name := e.opts.Device
+		if name == "" {
+			name = "lavapipe" // as Emulator defaults it
+		}
+		if e.width == 0 {
+			if f, err := device.FactsOf(name); err == nil {
+				e.width = int(f.SubgroupSize)
+			}
+		}
+	})
+	return e.width
 }
 
 // children returns the stage's child processes (ChildArgv), made on first use.
@@ -315,6 +341,9 @@ func (e *emulator) run(ctx context.Context, m *Module) pipeline.Result {
 	}
 	if ref.InputFamily != "" && len(ref.Kernel.Buffers) > 0 {
 		r.Data["input_family"] = ref.InputFamily
+	}
+	if ref.SIMDWidth > 0 {
+		r.Data["simd_width"] = strconv.Itoa(ref.SIMDWidth)
 	}
 	g := ref.Grid
 	r.Data["grid"] = fmt.Sprintf("%dx%dx%d groups of %dx%dx%d", g.Groups[0], g.Groups[1], g.Groups[2], g.Threads[0], g.Threads[1], g.Threads[2])

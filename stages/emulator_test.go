@@ -102,6 +102,7 @@ func TestEmulatorFixtures(t *testing.T) {
 		{"depth.ll", pipeline.Passed, "", ""},
 		{"fract.ll", pipeline.Passed, "", ""},
 		{"threadgroup.ll", pipeline.Passed, "", ""},
+		{"simd.ll", pipeline.Passed, "", ""},
 		// lavapipe (Mesa 22.3) has no shaderStorageImageReadWithoutFormat,
 		// which reading a read_write texture of Unknown format needs: the
 		// device says so as unavailable (a GPU with it passes the module).
@@ -125,6 +126,9 @@ func TestEmulatorFixtures(t *testing.T) {
 			if r.Status == pipeline.Passed && (r.Data["words_written"] == "" || r.Data["words_written"] == "0") {
 				t.Fatalf("passed without a written word: %v", r.Data)
 			}
+			if c.file == "simd.ll" && r.Data["simd_width"] != "8" {
+				t.Fatalf("SIMD-groups judged at width %q, want lavapipe's 8", r.Data["simd_width"])
+			}
 			if c.file == "gather.ll" && r.Data["input_family"] != "small-integers" {
 				t.Fatalf("judged on input family %q, want small-integers", r.Data["input_family"])
 			}
@@ -146,6 +150,17 @@ func plantedLowering(t *testing.T, right, wrong string) pipeline.Result {
 	m := emuModule(t, "testdata/emulator/"+right)
 	m.Translation = emuModule(t, "testdata/emulator/"+wrong).Translation
 	return Emulator(EmulatorOptions{}).Run(context.Background(), m)
+}
+
+// TestEmulatorCatchesWrongShuffle plants a wrong lowering: the SPIR-V of
+// simd.ll with simd_shuffle_down lowered as simd_shuffle_up, judged against
+// the right AIR at lavapipe's SIMD width.
+func TestEmulatorCatchesWrongShuffle(t *testing.T) {
+	emuNeed(t)
+	r := plantedLowering(t, "simd.ll", "simd_wrong.ll")
+	if r.Status != pipeline.Failed || r.Code != CodeEmulatorMismatch || r.Detail != "buffer 1 word 4" {
+		t.Fatalf("got %s %s %q %s, want a mismatch at buffer 1 word 4 (thread 0's shuffle_down)", r.Status, r.Code, r.Detail, r.Message)
+	}
 }
 
 // TestEmulatorCatchesSwappedComponents plants a wrong lowering: the SPIR-V

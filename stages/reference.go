@@ -36,7 +36,7 @@ func (e *emulator) reference(ctx context.Context, m *Module) (*cpuref.Result, er
 
 // referenceWith is reference, built with fused multiply-adds when fuse is set.
 func (e *emulator) referenceWith(ctx context.Context, m *Module, fuse bool) (*cpuref.Result, error) {
-	opts := cpuref.Options{BufferSize: e.opts.BufferSize, Timeout: e.opts.Timeout, FuseMulAdd: fuse}
+	opts := cpuref.Options{BufferSize: e.opts.BufferSize, Timeout: e.opts.Timeout, FuseMulAdd: fuse, SIMDWidth: e.simdWidth()}
 	if m.Translation.Reflection.Stage == "kernel" {
 		// Fragment functions are drawn over 4×4 pixels and vertex functions
 		// run for one triangle whatever the kernels' grid.
@@ -82,7 +82,7 @@ func (e *emulator) referenceWith(ctx context.Context, m *Module, fuse bool) (*cp
 }
 
 // referenceKey names a stored reference: the module, its entry, the
-// dispatch, the emulator's version and the build that computes it
+// dispatch, the SIMD-group width, the emulator's version and the build that computes it
 // (pipeline.BuildKey), so a rebuilt airpipe never takes another build's
 // references.
 func referenceKey(m *Module, opts cpuref.Options) string {
@@ -91,7 +91,7 @@ func referenceKey(m *Module, opts cpuref.Options) string {
 		// Every library function of a module has the same wrapper entry.
 		entry += "|library=" + m.Wrapped.Function.Name + "|abi=" + libwrap.ABIVersion
 	}
-	return fmt.Sprintf("%s|%s|%v|%d|%s|fused=%v|build=%s", m.SHA256, entry, opts.Grid, opts.BufferSize, emulatorVersion, opts.FuseMulAdd, pipeline.BuildKey())
+	return fmt.Sprintf("%s|%s|%v|%d|%s|fused=%v|simd=%d|build=%s", m.SHA256, entry, opts.Grid, opts.BufferSize, emulatorVersion, opts.FuseMulAdd, opts.SIMDWidth, pipeline.BuildKey())
 }
 
 // referencePath is where key's reference is stored in dir.

@@ -21,9 +21,12 @@ import (
 // miss, never a reference.
 func TestReferenceCacheRefusesDamage(t *testing.T) {
 	m := &Module{SHA256: strings.Repeat("ab", 32), artifacts: artifacts{Translation: &translate.Output{Entry: "k"}}}
-	key := referenceKey(m, cpuref.Options{})
+	key := referenceKey(m, cpuref.Options{SIMDWidth: 8})
 	if !strings.Contains(key, "build="+pipeline.BuildKey()) {
 		t.Fatalf("reference key %q does not name the build", key)
+	}
+	if referenceKey(m, cpuref.Options{SIMDWidth: 8}) == referenceKey(m, cpuref.Options{SIMDWidth: 32}) {
+		t.Fatal("references at SIMD widths 8 and 32 share a key")
 	}
 	ent := referenceEntry{Key: key, Result: &cpuref.Result{Outputs: []cpuref.Data{{Index: 0, Bytes: []byte{1, 2, 3, 4}}}}}
 	body, err := json.Marshal(ent)
@@ -75,7 +78,7 @@ func TestReferenceCacheRefusesDamage(t *testing.T) {
 	// Through the emulator: a planted intact entry is the reference (no
 	// LLVM needed), and a missing one is not counted as damage.
 	dir := t.TempDir()
-	e := &emulator{opts: EmulatorOptions{ReferenceCache: dir}}
+	e := &emulator{opts: EmulatorOptions{ReferenceCache: dir, SIMDWidth: 8}}
 	before := ReferenceCacheRefused()
 	sumKey := referencePath(dir, key)
 	mustDo(t, pipeline.WriteSealed(sumKey, body, MaxReferenceEntry))

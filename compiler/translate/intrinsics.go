@@ -79,7 +79,7 @@ var mathOps = map[string]mathOp{
 	"pow": {glsl: spirv.GLSLPow, arity: 2}, "powr": {glsl: spirv.GLSLPow, arity: 2},
 	"fmax": {glsl: spirv.GLSLNMax, arity: 2}, "fmin": {glsl: spirv.GLSLNMin, arity: 2},
 	"fma": {glsl: spirv.GLSLFma, arity: 3}, "mad": {glsl: spirv.GLSLFma, arity: 3},
-	"clamp": {glsl: spirv.GLSLNClamp, arity: 3}, "mix": {glsl: spirv.GLSLFMix, arity: 3},
+	"clamp": {glsl: spirv.GLSLNClamp, arity: 3}, "mix": {arity: 3, lower: lowerMix},
 	"step": {glsl: spirv.GLSLStep, arity: 2}, "smoothstep": {glsl: spirv.GLSLSmoothStep, arity: 3},
 	"fmod": {core: spirv.OpFRem, arity: 2},
 	"dfdx": {core: spirv.OpDPdx, arity: 1}, "dfdy": {core: spirv.OpDPdy, arity: 1}, "fwidth": {core: spirv.OpFwidth, arity: 1},
@@ -322,6 +322,16 @@ func lowerSign(t *translator, ty air.Type, a []spirv.ID) spirv.ID {
 	z := t.f.Op(spirv.OpSelect, fty, nan, t.floatConst(ty, 0), x)
 	z = t.f.Op(spirv.OpSelect, fty, neg, t.floatConst(ty, -1), z)
 	return t.f.Op(spirv.OpSelect, fty, pos, t.floatConst(ty, 1), z)
+}
+
+// lowerMix is Metal's mix(x, y, a) = x + (y − x)·a (the Metal Shading
+// Language's definition), not GLSL's FMix, x·(1 − a) + y·a, which rounds
+// differently: mix(2^31, 1.5·2^54, 2^-46) is 0x4f000001 by Metal's formula
+// and 0x4f000002 by GLSL's (airpipe opcheck found it on lavapipe).
+func lowerMix(t *translator, ty air.Type, a []spirv.ID) spirv.ID {
+	fty := t.typ(ty)
+	d := t.f.Op(spirv.OpFSub, fty, a[1], a[0])
+	return t.f.Op(spirv.OpFAdd, fty, a[0], t.f.Op(spirv.OpFMul, fty, d, a[2]))
 }
 
 // lowerAtan2 is atan2 with C's values at the origin (GLSL leaves them

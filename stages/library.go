@@ -76,6 +76,9 @@ func openRegular(path string) (*os.File, os.FileInfo, error) {
 	return f, st, nil
 }
 
+// openedHook, when set (by tests), is called once a library file is open.
+var openedHook func(path string)
+
 // readCapped reads a whole file, refusing files over max bytes before
 // allocating for them, and a file whose size or modification time changed
 // while it was read.
@@ -87,6 +90,9 @@ func readCapped(path string, max int64) ([]byte, error) {
 	defer f.Close()
 	if st.Size() > max {
 		return nil, &tooLargeError{st.Size(), max}
+	}
+	if openedHook != nil {
+		openedHook(path)
 	}
 	data, err := io.ReadAll(io.LimitReader(f, max+1))
 	if err != nil {

@@ -122,3 +122,39 @@ func TestNamedLibraryWithoutLibraryGetsARow(t *testing.T) {
 		})
 	}
 }
+
+// TestLibraryChangedWhileRead: a library file that shrinks between being
+// opened and read is a container/file-changed row, not a malformed library
+// (its remaining bytes are not what the file held).
+func TestLibraryChangedWhileRead(t *testing.T) {
+	lib, err := os.ReadFile(filepath.Join("..", "testdata", "sample", "compute.metallib"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), "lib.metallib")
+	if err := os.WriteFile(p, lib, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e := entryFor(t, p)
+	openedHook = func(path string) {
+		if err := os.Truncate(path, int64(len(lib)/2)); err != nil {
+			t.Error(err)
+		}
+	}
+	defer func() { openedHook = nil }()
+	x := LoadSource(context.Background(), e, LoadOptions{MaxFileSize: DefaultMaxFileSize, MaxScanSize: DefaultMaxScanSize})
+	if len(x.Items) != 1 || x.Items[0].Index != -1 {
+		t.Fatalf("verdict %q, %d items", x.Verdict, len(x.Items))
+	}
+	if r := checkContainer(x.Items[0]); r.Code != CodeFileChanged {
+		t.Fatalf("container: %s %s %s", r.Status, r.Code, r.Message)
+	}
+	// Untouched, the same file reads whole.
+	openedHook = nil
+	if err := os.WriteFile(p, lib, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if x := LoadSource(context.Background(), entryFor(t, p), LoadOptions{MaxFileSize: DefaultMaxFileSize}); len(x.Items) < 2 {
+		t.Fatalf("intact library: %d items", len(x.Items))
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
@@ -23,17 +24,36 @@ failure code, detail and message), the run's metadata (stage and tool versions),
 and rerun.sh, which runs the module's library through the stages again.
 
 MODULE is SOURCE!FUNCTION (as in the run's rows), or a prefix of the bitcode
-SHA-256 (at least 8 hex digits), or FUNCTION alone when the name is unique.
+SHA-256 (at least 8 hex digits), or FUNCTION alone when the name is unique. A
+prefix that several identical modules share (the same bitcode in several
+libraries) takes the first of them by SOURCE!FUNCTION, and says which.
+
+rerun.sh runs the airpipe that wrote the directory, by its absolute path, or
+$AIRPIPE when set (not airpipe from PATH). It follows git bisect's convention:
+exit 0 when the module no longer ends as the row recorded (fixed, or it ends
+another way, said on stdout), 1 when it ends the same way (same stage, status
+and code: the failure reproduces), 125 when airpipe could not run (bisect
+skips). The comparison is 'airpipe repro --check RESULTS_DIR row.json'.
 
 Examples:
   airpipe repro results/20261129T010000Z-ab12cd 'lib/default.metallib!blit_fragment'
-  airpipe repro --out /tmp/case results/20261129T010000Z-ab12cd 3fa9c2d1`
+  airpipe repro --out /tmp/case results/20261129T010000Z-ab12cd 3fa9c2d1
+  /tmp/case/rerun.sh; echo $?          # 1: still fails the same way
+  AIRPIPE=./bin/airpipe git bisect run /tmp/case/rerun.sh`
 
 func reproCmd(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("repro", "repro [--out DIR] RUN_DIR MODULE", reproDescription, stdout)
 	out := fs.StringP("out", "o", "", "directory to write (default: repro-<function>-<sha8>)")
+	check := fs.Bool("check", false, "with RESULTS_DIR ROW_JSON: exit 1 when the run in RESULTS_DIR ends the row's module as ROW_JSON says, 0 when it does not (rerun.sh uses it)")
 	if code, done := parseFlags(fs, args, stderr); done {
 		return code
+	}
+	if *check {
+		if fs.NArg() != 2 {
+			fmt.Fprintln(stderr, "airpipe repro --check: want RESULTS_DIR ROW_JSON")
+			return 125
+		}
+		return reproCheck(fs.Arg(0), fs.Arg(1), stdout, stderr)
 	}
 	if fs.NArg() != 2 {
 		fmt.Fprintln(stderr, "airpipe repro: want RUN_DIR MODULE (see 'airpipe repro --help')")
@@ -44,10 +64,13 @@ func reproCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "airpipe repro: %v\n", err)
 		return 1
 	}
-	row, err := findModule(rows, fs.Arg(1))
+	row, note, err := findModule(rows, fs.Arg(1))
 	if err != nil {
 		fmt.Fprintf(stderr, "airpipe repro: %v\n", err)
 		return 1
+	}
+	if note != "" {
+		fmt.Fprintf(stderr, "airpipe repro: %s\n", note)
 	}
 	dir := *out
 	if dir == "" {
@@ -61,20 +84,38 @@ func reproCmd(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// findModule picks one row by SOURCE!FUNCTION, SHA-256 prefix or unique name.
-func findModule(rows []analytics.Row, which string) (analytics.Row, error) {
+// findModule picks one row by SOURCE!FUNCTION, SHA-256 prefix or unique
+// name. A SHA-256 prefix whose matches all have the same bitcode (one
+// module in several libraries) picks the first by SOURCE!FUNCTION, and the
+// note says so; any other ambiguity is refused.
+func findModule(rows []analytics.Row, which string) (analytics.Row, string, error) {
 	var hits []analytics.Row
+	bySHA := true
 	for _, r := range rows {
 		switch {
-		case r.Source+"!"+r.Function == which,
-			len(which) >= 8 && strings.HasPrefix(r.BitcodeSHA256, strings.ToLower(which)),
-			r.Function == which:
+		case r.Source+"!"+r.Function == which:
 			hits = append(hits, r)
+			bySHA = false
+		case len(which) >= 8 && strings.HasPrefix(r.BitcodeSHA256, strings.ToLower(which)):
+			hits = append(hits, r)
+		case r.Function == which:
+			hits = append(hits, r)
+			bySHA = false
 		}
+	}
+	sort.SliceStable(hits, func(i, j int) bool {
+		return hits[i].Source+"!"+hits[i].Function < hits[j].Source+"!"+hits[j].Function
+	})
+	same := true
+	for _, h := range hits {
+		same = same && h.BitcodeSHA256 == hits[0].BitcodeSHA256
 	}
 	switch {
 	case len(hits) == 0:
-		return analytics.Row{}, fmt.Errorf("no module %q in the run", which)
+		return analytics.Row{}, "", fmt.Errorf("no module %q in the run", which)
+	case len(hits) > 1 && bySHA && same:
+		return hits[0], fmt.Sprintf("%q is bitcode %.16s… shared by %d identical modules; taking the first by SOURCE!FUNCTION, %s!%s",
+			which, hits[0].BitcodeSHA256, len(hits), hits[0].Source, hits[0].Function), nil
 	case len(hits) > 1:
 		var names []string
 		for i, h := range hits {
@@ -84,9 +125,57 @@ func findModule(rows []analytics.Row, which string) (analytics.Row, error) {
 			}
 			names = append(names, h.Source+"!"+h.Function)
 		}
-		return analytics.Row{}, fmt.Errorf("%q matches %d modules (%s); name one as SOURCE!FUNCTION", which, len(hits), strings.Join(names, ", "))
+		return analytics.Row{}, "", fmt.Errorf("%q matches %d modules (%s); name one as SOURCE!FUNCTION", which, len(hits), strings.Join(names, ", "))
 	}
-	return hits[0], nil
+	return hits[0], "", nil
+}
+
+// reproCheck compares the module of rowJSON with its row in the latest run
+// under results (rerun.sh's run of the library alone): 1 when it ended the
+// same way (the same first stage that did not pass, status and code) and
+// that is not a pass, 0 when not, 125 when it cannot tell.
+func reproCheck(results, rowJSON string, stdout, stderr io.Writer) int {
+	b, err := os.ReadFile(rowJSON)
+	if err != nil {
+		fmt.Fprintf(stderr, "airpipe repro --check: %v\n", err)
+		return 125
+	}
+	var want analytics.Row
+	if err := json.Unmarshal(b, &want); err != nil {
+		fmt.Fprintf(stderr, "airpipe repro --check: %s: %v\n", rowJSON, err)
+		return 125
+	}
+	run, _, err := analytics.OpenRun(results)
+	if err != nil {
+		fmt.Fprintf(stderr, "airpipe repro --check: %v\n", err)
+		return 125
+	}
+	var got *analytics.Row
+	for i := range run.Rows {
+		r := &run.Rows[i]
+		if r.FunctionIndex == want.FunctionIndex && r.Function == want.Function {
+			got = r
+		}
+	}
+	if got == nil {
+		fmt.Fprintf(stderr, "airpipe repro --check: the rerun has no function %d %q\n", want.FunctionIndex, want.Function)
+		return 125
+	}
+	ws, wst := want.Outcome()
+	gs, gst := got.Outcome()
+	was := fmt.Sprintf("%s at %q %s", wst, ws, want.FailureCode)
+	now := fmt.Sprintf("%s at %q %s", gst, gs, got.FailureCode)
+	if wst != analytics.EndedPassed && ws == gs && wst == gst && want.FailureCode == got.FailureCode {
+		fmt.Fprintf(stdout, "reproduces: %s %s\n", now, got.FailureDetail)
+		return 1
+	}
+	fmt.Fprintf(stdout, "does not reproduce: the row says %s, the rerun ended %s %s\n", was, now, got.FailureDetail)
+	return 0
+}
+
+// shQuote quotes s for a POSIX shell's double quotes.
+func shQuote(s string) string {
+	return strings.NewReplacer(`\`, `\\`, `"`, `\"`, "$", `\$`, "`", "\\`").Replace(s)
 }
 
 func safeName(s string) string {
@@ -132,13 +221,27 @@ func writeRepro(dir string, meta analytics.RunMeta, row analytics.Row) error {
 		}
 	}
 	stagesUpTo := strings.Join(meta.Stages, ",")
+	self, err := os.Executable()
+	if err != nil {
+		self = "airpipe"
+	} else if abs, err := filepath.Abs(self); err == nil {
+		self = abs
+	}
 	script := fmt.Sprintf(`#!/bin/sh
 # Re-runs the stages over this module's library (airpipe %s wrote this).
 # Original run: %s; the module stopped at stage %q with %s %s.
-set -e
-cd "$(dirname "$0")"
-airpipe run --no-cache --out results --stages %s library.metallib
-`, meta.ToolVersion, meta.RunID, row.FailedStage, row.FailureCode, row.FailureDetail, stagesUpTo)
+#
+# Runs $AIRPIPE, default the airpipe that wrote this directory.
+# Exit status (git bisect run's convention): 0 the module no longer ends as
+# row.json says; 1 it ends the same way (the failure reproduces); 125
+# airpipe could not run.
+AIRPIPE="${AIRPIPE:-%s}"
+cd "$(dirname "$0")" || exit 125
+command -v "$AIRPIPE" >/dev/null || { echo "rerun.sh: no airpipe at $AIRPIPE (set AIRPIPE)" >&2; exit 125; }
+rm -rf results
+"$AIRPIPE" run --no-cache --progress none --out results --stages %s library.metallib || exit 125
+"$AIRPIPE" repro --check results row.json
+`, meta.ToolVersion, meta.RunID, row.FailedStage, row.FailureCode, row.FailureDetail, shQuote(self), stagesUpTo)
 	if err := put("rerun.sh", []byte(script), 0o755); err != nil {
 		return err
 	}

@@ -26,7 +26,7 @@ func packCmd(args []string, stdout, stderr io.Writer) int {
 	out := fs.StringP("output", "o", "", "output library (required)")
 	platform := fs.String("platform", "macos", "platform: macos or ios")
 	osVersion := fs.String("os-version", "14.0", "target OS version MAJOR.MINOR")
-	targetOS := fs.Uint8("target-os", 0x81, "target-OS byte (0x81 macOS, 0x82 iOS, ...)")
+	targetOS := fs.Uint8("target-os", 0x81, "target-OS byte (0x81 macOS, 0x82 iOS, 0x87 iOS Simulator, ...); default: the --platform's own")
 	airVersion := fs.String("air-version", "2.6", "AIR version recorded in VERS")
 	langVersion := fs.String("language-version", "3.0", "Metal language version recorded in VERS")
 	if code, done := parseFlags(fs, args, stderr); done {
@@ -45,6 +45,9 @@ func packCmd(args []string, stdout, stderr io.Writer) int {
 		spec.Platform = mtlb.PlatformMacOS
 	case "ios":
 		spec.Platform = mtlb.PlatformIOS
+		if !fs.Changed("target-os") {
+			spec.TargetOS = 0x82 // iOS
+		}
 	default:
 		return fail("--platform %q: want macos or ios", *platform)
 	}

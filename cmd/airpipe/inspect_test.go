@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -43,5 +44,23 @@ func TestInspect(t *testing.T) {
 	}
 	if err := json.Unmarshal(out.Bytes(), &v); err != nil || len(v.Functions) != 2 || !v.Functions[0].HashMatches {
 		t.Errorf("json: %v %+v", err, v)
+	}
+}
+
+// TestInspectTextHasNoGoSyntax: decoded metadata tags (function constants,
+// vertex attributes, dependency paths) print as words, not Go structs.
+func TestInspectTextHasNoGoSyntax(t *testing.T) {
+	for _, name := range []string{"modern_style", "old_style"} {
+		code, out, stderr := airpipe(t, inspectCmd, filepath.Join("..", "..", "corpus", "mtlb", "testdata", name+".metallib"))
+		if code != 0 {
+			t.Fatalf("%s: exit %d %s", name, code, stderr)
+		}
+		if m := regexp.MustCompile(`\{[A-Z][A-Za-z]*:|\[\{|&\{|map\[`).FindString(out); m != "" {
+			t.Errorf("%s: Go syntax %q in:\n%s", name, m, out)
+		}
+	}
+	_, out, _ := airpipe(t, inspectCmd, filepath.Join("..", "..", "corpus", "mtlb", "testdata", "modern_style.metallib"))
+	if !strings.Contains(out, "CNST     8  k Float index 2 required") {
+		t.Errorf("function constant not in words:\n%s", out)
 	}
 }

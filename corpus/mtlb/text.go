@@ -130,11 +130,42 @@ func writeTags(p func(string, ...any), indent string, tags []Tag) {
 	}
 }
 
+// valueText renders a decoded metadata value for people, one entry after
+// another: "k Float index 2 required" (CNST), "pos index 0 raw 0x8000"
+// (VATT), type names (VATY), quoted paths (DEPF).
+func valueText(v any) string {
+	var parts []string
+	switch x := v.(type) {
+	case []FunctionConstant:
+		for _, c := range x {
+			req := "optional"
+			if c.Required {
+				req = "required"
+			}
+			parts = append(parts, fmt.Sprintf("%s %s index %d %s", c.Name, c.TypeName, c.Index, req))
+		}
+	case []VertexAttribute:
+		for _, a := range x {
+			parts = append(parts, fmt.Sprintf("%s index %d raw 0x%x", a.Name, a.Index, a.Raw))
+		}
+	case []string:
+		for _, s := range x {
+			parts = append(parts, fmt.Sprintf("%q", s))
+		}
+	default:
+		return fmt.Sprint(v)
+	}
+	if len(parts) == 0 {
+		return "(none)"
+	}
+	return strings.Join(parts, "; ")
+}
+
 // tagText renders a tag's content: its decoded value, the meaning of the
 // fixed function and extension tags, or a hex preview.
 func tagText(t Tag) string {
 	if t.Value != nil {
-		return fmt.Sprintf("%+v", t.Value)
+		return valueText(t.Value)
 	}
 	d := t.Data
 	switch {

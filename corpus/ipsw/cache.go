@@ -1,7 +1,6 @@
 package ipsw
 
 import (
-	"archive/zip"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -11,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 )
 
 // cache is the content-addressed store under a cache directory:
@@ -19,8 +19,13 @@ import (
 //	images/<key>.json               per image: its files and problems
 //	tmp/                            work space, removed after each image
 //
-// An image's key hashes its zip entry name, CRC-32, sizes and
-// FilterVersion (and Options.AllFiles), so an unchanged image is never extracted twice.
+// An image's key hashes the SHA-256 of the image's bytes (computed while
+// inflating them, never taken from the zip's CRC-32 or sizes, which a
+// crafted or colliding entry can forge), FilterVersion and
+// Options.AllFiles, so an unchanged image is never extracted twice and two
+// images share an index only when their bytes are the same. Names read
+// from an index are checked as SHA-256 hex before any path is built from
+// them, and every object is checked against its name's hash before use.
 type cache struct {
 	dir string
 }
@@ -34,11 +39,26 @@ func newCache(dir string) (*cache, error) {
 	return &cache{dir: dir}, nil
 }
 
-// imageKey names an image's index (all: Options.AllFiles).
-func imageKey(f *zip.File, all bool) string {
+// imageKey names an image's index from the SHA-256 of its bytes (all:
+// Options.AllFiles).
+func imageKey(content string, all bool) string {
 	h := sha256.New()
-	fmt.Fprintf(h, "airpipe-ipsw-image\x00%d\x00%s\x00%08x\x00%d\x00%d\x00%t", FilterVersion, f.Name, f.CRC32, f.UncompressedSize64, f.CompressedSize64, all)
+	fmt.Fprintf(h, "airpipe-ipsw-image\x00%d\x00%s\x00%t", FilterVersion, content, all)
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// validSum reports whether s is a SHA-256 in lower-case hex, the only
+// form of object name the cache writes.
+func validSum(s string) bool {
+	if len(s) != sha256.Size*2 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // index is the stored result of one image.
@@ -60,9 +80,17 @@ func (c *cache) indexPath(key string) string { return filepath.Join(c.dir, "imag
 
 func (c *cache) objectPath(sum string) string { return filepath.Join(c.dir, "objects", sum[:2], sum) }
 
-// load returns a stored index whose every object is present.
-func (c *cache) load(key string) (*index, bool) {
-	b, err := os.ReadFile(c.indexPath(key))
+// maxIndex caps the bytes of one stored index read.
+const maxIndex = 256 << 20
+
+// load returns a stored index whose every object is present and holds the
+// bytes its name hashes. An index naming an object by anything but
+// SHA-256 hex, or a path inside the image that is unsafe, and an object
+// that is missing, not a regular file, of another size or of another
+// content, make the whole index a miss (the image is extracted again and
+// the object replaced); checked digests are remembered for this Open.
+func (c *cache) load(key string, verified map[string]bool) (*index, bool) {
+	b, err := readRegular(c.indexPath(key), maxIndex)
 	if err != nil {
 		return nil, false
 	}
@@ -71,14 +99,73 @@ func (c *cache) load(key string) (*index, bool) {
 		return nil, false
 	}
 	for _, e := range ix.Files {
-		if len(e.SHA256) != 64 {
+		if !validSum(e.SHA256) || e.Size < 0 || unsafeName(e.Path) != "" {
 			return nil, false
 		}
-		if st, err := os.Stat(c.objectPath(e.SHA256)); err != nil || st.Size() != e.Size {
+		if verified[e.SHA256] {
+			continue
+		}
+		if sum, n, err := c.hashObject(e.SHA256); err != nil || sum != e.SHA256 || n != e.Size {
 			return nil, false
 		}
+		verified[e.SHA256] = true
 	}
 	return &ix, true
+}
+
+// hashObject hashes the stored object named sum, opened without following
+// a link or blocking; its folder must be a real folder of the cache.
+func (c *cache) hashObject(sum string) (string, int64, error) {
+	if st, err := os.Lstat(filepath.Dir(c.objectPath(sum))); err != nil || !st.IsDir() {
+		return "", 0, fmt.Errorf("object folder of %s is not a folder", sum)
+	}
+	f, err := openRegular(c.objectPath(sum))
+	if err != nil {
+		return "", 0, err
+	}
+	defer f.Close()
+	h := sha256.New()
+	n, err := io.Copy(h, f)
+	if err != nil {
+		return "", 0, err
+	}
+	return hex.EncodeToString(h.Sum(nil)), n, nil
+}
+
+// openRegular opens p read-only without following a final symbolic link
+// or blocking on a FIFO, and refuses anything but a regular file.
+func openRegular(p string) (*os.File, error) {
+	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		f.Close()
+		return nil, fmt.Errorf("%s is a %s, not a regular file", p, st.Mode().Type())
+	}
+	return f, nil
+}
+
+// readRegular reads a regular file of at most max bytes.
+func readRegular(p string, max int64) ([]byte, error) {
+	f, err := openRegular(p)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > max {
+		return nil, fmt.Errorf("%s: over %d bytes", p, max)
+	}
+	return b, nil
 }
 
 // store writes an index atomically.
@@ -104,7 +191,8 @@ func (c *cache) store(key string, ix *index) error {
 }
 
 // adopt hashes the file at p and moves it into the object store, returning
-// its digest. A file already stored is dropped.
+// its digest. It replaces whatever is stored under that name (the same
+// bytes when the store is sound; a damaged object otherwise).
 func (c *cache) adopt(p string) (string, int64, error) {
 	f, err := os.Open(p)
 	if err != nil {
@@ -118,9 +206,15 @@ func (c *cache) adopt(p string) (string, int64, error) {
 	}
 	sum := hex.EncodeToString(h.Sum(nil))
 	dst := c.objectPath(sum)
-	if _, err := os.Stat(dst); err == nil {
+	if got, m, err := c.hashObject(sum); err == nil && got == sum && m == n {
 		return sum, n, os.Remove(p)
-	} else if !errors.Is(err, fs.ErrNotExist) {
+	}
+	if st, err := os.Lstat(filepath.Dir(dst)); err == nil && !st.IsDir() {
+		// A link or file in place of an object folder is not followed.
+		if err := os.Remove(filepath.Dir(dst)); err != nil {
+			return "", 0, err
+		}
+	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return "", 0, err
 	}
 	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {

@@ -4,8 +4,11 @@
 // ones by name, and extracts from each image, with 7-Zip (Debian
 // p7zip-full), only the files that can hold shaders (see [Candidate] and
 // [Holds]) into a content-addressed cache directory. An image already
-// extracted (same zip entry name, CRC-32, sizes and filter version) is not
-// extracted again.
+// extracted (same bytes, by SHA-256 computed while inflating them, and
+// same filter version) is not extracted again; every cached object is
+// checked against its SHA-256 before use, and 7-Zip is killed once the
+// bytes it wrote pass Options.MaxExtractBytes, whatever sizes the image
+// lists.
 //
 // Each [File] carries a provenance path naming every layer, for example
 // "iPhone.ipsw!/078-12345.dmg!/System/Library/Foo/default.metallib"; the

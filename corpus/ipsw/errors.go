@@ -29,7 +29,9 @@ const (
 	// CodeExtractFailed: 7-Zip reported errors extracting; the files it did
 	// extract are kept.
 	CodeExtractFailed = "corpus/extract-failed"
-	// CodeExtractTooLarge: the selected files exceed Options.MaxExtractBytes.
+	// CodeExtractTooLarge: the selected files exceed Options.MaxExtractBytes,
+	// as listed or as actually written (7-Zip is killed once the bytes it
+	// wrote pass the cap, whatever sizes the image lists).
 	CodeExtractTooLarge = "corpus/extract-too-large"
 	// CodeEncryptedVolume: the image is an APFS container with an
 	// encrypted volume, which 7-Zip cannot open.

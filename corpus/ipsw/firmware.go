@@ -3,6 +3,8 @@ package ipsw
 import (
 	"archive/zip"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -25,7 +27,9 @@ type Options struct {
 	// MaxRatio refuses zip entries over 1 MiB inflating more than this many
 	// times their compressed size (default 1000).
 	MaxRatio int64
-	// MaxExtractBytes caps the files selected in one image (default 64 GiB).
+	// MaxExtractBytes caps the files selected in one image (default 64 GiB):
+	// both the sizes the image lists and the bytes 7-Zip actually writes,
+	// measured while it runs (it is killed past the cap).
 	MaxExtractBytes int64
 	// MaxEntries caps the entries listed in one image (default 10,000,000).
 	MaxEntries int
@@ -152,7 +156,7 @@ func OpenWith(ctx context.Context, ipswPath, cacheDir string, opt Options) (*Fir
 	}
 	defer zr.Close()
 	o := &opener{ctx: ctx, opt: opt, cache: c, z: &sevenZip{path: sz, timeout: opt.Timeout},
-		fw: &Firmware{Path: ipswPath}, entries: map[string]*zip.File{}}
+		fw: &Firmware{Path: ipswPath}, entries: map[string]*zip.File{}, verified: map[string]bool{}}
 	for _, f := range zr.File {
 		if why := unsafeName(f.Name); why != "" {
 			o.problem(Problem{Code: CodeUnsafePath, Path: f.Name, Msg: "zip entry refused: " + why})
@@ -180,6 +184,8 @@ type opener struct {
 	z       *sevenZip
 	fw      *Firmware
 	entries map[string]*zip.File
+	// verified names the objects whose content was checked in this Open.
+	verified map[string]bool
 }
 
 func (o *opener) problem(p Problem) { o.fw.problems = append(o.fw.problems, p) }
@@ -271,14 +277,23 @@ func (o *opener) image(ref imageRef) error {
 	} else if enc {
 		return bad(CodeEncryptedImage, "Apple Encrypted Archive (AEA1, iOS 18 and later): reading it needs the archive's decryption key (for firmware, fetched from the Apple key server its authentication data names) and an AEA decoder, neither of which airpipe has")
 	}
-	key := imageKey(f, o.opt.AllFiles)
-	if ix, ok := o.cache.load(key); ok {
+	// The key is the content's: the bytes are hashed as they inflate, so
+	// a forged or colliding CRC-32 never selects another image's index.
+	sum, code, err := o.hashEntry(f)
+	if err != nil {
+		if code == "" {
+			return err
+		}
+		return bad(code, err.Error())
+	}
+	key := imageKey(sum, o.opt.AllFiles)
+	if ix, ok := o.cache.load(key, o.verified); ok {
 		im.Cached = true
 		im.Format = strings.Join(ix.Format, ">")
 		o.adoptIndex(ref, ix, &im)
 		return nil
 	}
-	ix, cacheable, err := o.extract(ref, f)
+	ix, got, cacheable, err := o.extract(ref, f)
 	if err != nil {
 		if o.ctx.Err() != nil {
 			return o.ctx.Err()
@@ -294,7 +309,32 @@ func (o *opener) image(ref imageRef) error {
 	if !cacheable {
 		return nil
 	}
-	return o.cache.store(key, ix)
+	// Stored under the hash of the bytes 7-Zip actually read (the entry
+	// inflated a second time; a zip changing in between is not confused).
+	return o.cache.store(imageKey(got, o.opt.AllFiles), ix)
+}
+
+// hashEntry returns the SHA-256 of a zip entry's inflated bytes, refusing
+// more bytes than the entry declares. A non-empty code classifies an
+// input problem; with an empty one the error is ctx's.
+func (o *opener) hashEntry(f *zip.File) (string, string, error) {
+	rc, err := f.Open()
+	if err != nil {
+		return "", CodeImageUnreadable, err
+	}
+	defer rc.Close()
+	h := sha256.New()
+	limit := int64(f.UncompressedSize64)
+	n, err := copyCtx(o.ctx, h, io.LimitReader(rc, limit+1))
+	switch {
+	case o.ctx.Err() != nil:
+		return "", "", o.ctx.Err()
+	case n > limit:
+		return "", CodeDecompressionBomb, fmt.Errorf("inflates past its declared %d bytes", limit)
+	case err != nil:
+		return "", CodeImageUnreadable, fmt.Errorf("inflating the zip entry: %w", err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), "", nil
 }
 
 // adoptIndex turns an image index into Files and Problems.
@@ -347,8 +387,14 @@ func encrypted(f *zip.File) (bool, error) {
 // the candidates, keeps those whose content can hold shaders and moves them
 // into the object store. A failure is recorded as a problem and returned;
 // a *cacheError means the cache itself failed. When 7-Zip fails part way,
-// the files it did extract are returned, not cacheable.
-func (o *opener) extract(ref imageRef, f *zip.File) (ix *index, cacheable bool, err error) {
+// the files it did extract are returned, not cacheable. sum is the SHA-256
+// of the image bytes extracted.
+func (o *opener) extract(ref imageRef, f *zip.File) (ix *index, sum string, cacheable bool, err error) {
+	ix, cacheable, err = o.extractTo(ref, f, &sum)
+	return ix, sum, cacheable, err
+}
+
+func (o *opener) extractTo(ref imageRef, f *zip.File, sum *string) (ix *index, cacheable bool, err error) {
 	work, err := os.MkdirTemp(filepath.Join(o.cache.dir, "tmp"), "image-*")
 	if err != nil {
 		return nil, false, &cacheError{err}
@@ -359,7 +405,7 @@ func (o *opener) extract(ref imageRef, f *zip.File) (ix *index, cacheable bool, 
 		return nil, false, errors.New(msg)
 	}
 	imgPath := filepath.Join(work, "image"+path.Ext(ref.Name))
-	if code, err := o.copyEntry(f, imgPath); err != nil {
+	if code, err := o.copyEntry(f, imgPath, sum); err != nil {
 		if code == "" {
 			return nil, false, &cacheError{err}
 		}
@@ -429,9 +475,14 @@ func (o *opener) extract(ref imageRef, f *zip.File) (ix *index, cacheable bool, 
 				paths = append(paths, src)
 			}
 		}
-		if err := o.z.extract(o.ctx, imgPath, out, paths); err != nil {
+		if err := o.z.extract(o.ctx, imgPath, out, paths, o.opt.MaxExtractBytes); err != nil {
 			if o.ctx.Err() != nil {
 				return nil, false, o.ctx.Err()
+			}
+			var ob *overBudget
+			if errors.As(err, &ob) {
+				// Nothing of an image that lies about its sizes is kept.
+				return fail(CodeExtractTooLarge, fmt.Sprintf("extracting %d candidate files listed as %d bytes: %v", len(s.selected), s.total, err))
 			}
 			// Keep what was extracted; do not cache a partial result.
 			o.problem(Problem{Code: CodeExtractFailed, Image: ref.Name, Msg: err.Error()})
@@ -657,7 +708,7 @@ func (s *selection) readTargets(listed []entry) error {
 		return &cacheError{err}
 	}
 	defer os.RemoveAll(dir)
-	if err := s.o.z.extract(s.o.ctx, s.img, dir, need); err != nil {
+	if err := s.o.z.extract(s.o.ctx, s.img, dir, need, s.o.opt.MaxExtractBytes); err != nil {
 		if s.o.ctx.Err() != nil {
 			return s.o.ctx.Err()
 		}
@@ -805,9 +856,10 @@ func holdsFile(p, name string) bool {
 }
 
 // copyEntry inflates a zip entry to dst, refusing more bytes than the
-// entry declares. A non-empty code classifies an input problem; an empty
-// one a failure of the cache.
-func (o *opener) copyEntry(f *zip.File, dst string) (string, error) {
+// entry declares, and sets *sum to the SHA-256 of the bytes written. A
+// non-empty code classifies an input problem; an empty one a failure of
+// the cache.
+func (o *opener) copyEntry(f *zip.File, dst string, sum *string) (string, error) {
 	rc, err := f.Open()
 	if err != nil {
 		return CodeImageUnreadable, err
@@ -818,7 +870,9 @@ func (o *opener) copyEntry(f *zip.File, dst string) (string, error) {
 		return "", err
 	}
 	limit := int64(f.UncompressedSize64)
-	n, err := copyCtx(o.ctx, w, io.LimitReader(rc, limit+1))
+	h := sha256.New()
+	n, err := copyCtx(o.ctx, io.MultiWriter(w, h), io.LimitReader(rc, limit+1))
+	*sum = hex.EncodeToString(h.Sum(nil))
 	if cerr := w.Close(); err == nil {
 		err = cerr
 	}

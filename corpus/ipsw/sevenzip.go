@@ -63,6 +63,14 @@ func (c *cappedBuffer) String() string {
 // output as it comes; the rest of it is drained. A 7-Zip warning (exit 1)
 // is not an error.
 func (z *sevenZip) run(ctx context.Context, args []string, stdout func(io.Reader) error) error {
+	return z.runLimited(ctx, args, stdout, 0)
+}
+
+// runLimited is run with the size of every file 7-Zip writes capped at
+// fsize bytes (RLIMIT_FSIZE, set on the child as soon as it starts; 0: no
+// cap). A write past the cap kills 7-Zip with SIGXFSZ, reported as
+// errFileSizeLimit.
+func (z *sevenZip) runLimited(ctx context.Context, args []string, stdout func(io.Reader) error, fsize int64) error {
 	ctx, cancel := context.WithTimeout(ctx, z.timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, z.path, args...)
@@ -82,6 +90,13 @@ func (z *sevenZip) run(ctx context.Context, args []string, stdout func(io.Reader
 	}
 	if err := cmd.Start(); err != nil {
 		return fmt.Errorf("7z: %w", err)
+	}
+	if fsize > 0 {
+		if err := limitFileSize(cmd.Process.Pid, uint64(fsize)); err != nil {
+			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			_ = cmd.Wait()
+			return fmt.Errorf("7z: capping its file size: %w", err)
+		}
 	}
 	var consumeErr error
 	if out != nil {
@@ -105,6 +120,9 @@ func (z *sevenZip) run(ctx context.Context, args []string, stdout func(io.Reader
 	var exit *exec.ExitError
 	if errors.As(waitErr, &exit) && exit.ExitCode() == 1 {
 		return nil
+	}
+	if ws, ok := exitStatus(waitErr); ok && ws.Signaled() && ws.Signal() == syscall.SIGXFSZ {
+		return errFileSizeLimit
 	}
 	if waitErr != nil {
 		return fmt.Errorf("7z %s: %w: %s", args[0], waitErr, stderr.String())
@@ -271,9 +289,61 @@ func modeFromAttributes(a string) string {
 	return ""
 }
 
+// errFileSizeLimit: 7-Zip was killed writing a file past its size cap.
+var errFileSizeLimit = errors.New("7z killed by SIGXFSZ writing a file past the size cap")
+
+// overBudget is an extraction stopped because the bytes 7-Zip wrote
+// passed the budget.
+type overBudget struct {
+	// Written is the bytes found written when it was stopped (at least).
+	Written, Budget int64
+}
+
+func (e *overBudget) Error() string {
+	return fmt.Sprintf("7-Zip wrote at least %d bytes, over the %d-byte extraction budget (the sizes the image lists are not trusted); 7-Zip was killed", e.Written, e.Budget)
+}
+
+// exitStatus returns the wait status of a finished command's error.
+func exitStatus(err error) (syscall.WaitStatus, bool) {
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) {
+		return 0, false
+	}
+	ws, ok := exit.Sys().(syscall.WaitStatus)
+	return ws, ok
+}
+
+// budgetPoll is how often the output folder is measured during an
+// extraction.
+const budgetPoll = 5 * time.Millisecond
+
+// dirBytes sums the sizes of the regular files under dir (a file's
+// allocated size when larger than its length).
+func dirBytes(dir string) int64 {
+	var n int64
+	_ = filepath.WalkDir(dir, func(_ string, d os.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() {
+			return nil
+		}
+		if st, err := d.Info(); err == nil {
+			size := st.Size()
+			if sys, ok := st.Sys().(*syscall.Stat_t); ok && sys.Blocks*512 > size {
+				size = sys.Blocks * 512
+			}
+			n += size
+		}
+		return nil
+	})
+	return n
+}
+
 // extract runs "7z x" on image for the paths listed (literally, no
-// wildcards) into dir.
-func (z *sevenZip) extract(ctx context.Context, image, dir string, paths []string) error {
+// wildcards) into dir, which must be empty. The budget is enforced on
+// bytes actually written, never on sizes the image lists: no file 7-Zip
+// writes may pass it (RLIMIT_FSIZE), and the folder is measured while
+// 7-Zip runs, which is killed once the folder holds more (a *overBudget
+// error). budget <= 0: no budget.
+func (z *sevenZip) extract(ctx context.Context, image, dir string, paths []string, budget int64) error {
 	list, err := os.CreateTemp(filepath.Dir(dir), "7z-list-*")
 	if err != nil {
 		return err
@@ -291,7 +361,41 @@ func (z *sevenZip) extract(ctx context.Context, image, dir string, paths []strin
 	if err := list.Close(); err != nil {
 		return err
 	}
-	return z.run(ctx, []string{"x", "-y", "-bd", "-bso0", "-bsp0", "-spd", "-sccUTF-8", "-scsUTF-8", "-pairpipe-no-password", "-o" + dir, image, "@" + list.Name()}, nil)
+	args := []string{"x", "-y", "-bd", "-bso0", "-bsp0", "-spd", "-sccUTF-8", "-scsUTF-8", "-pairpipe-no-password", "-o" + dir, image, "@" + list.Name()}
+	if budget <= 0 {
+		return z.run(ctx, args, nil)
+	}
+	wctx, stop := context.WithCancel(ctx)
+	defer stop()
+	var over int64
+	watched := make(chan struct{})
+	go func() {
+		defer close(watched)
+		t := time.NewTicker(budgetPoll)
+		defer t.Stop()
+		for {
+			select {
+			case <-wctx.Done():
+				return
+			case <-t.C:
+				if n := dirBytes(dir); n > budget {
+					over = n
+					stop()
+					return
+				}
+			}
+		}
+	}()
+	err = z.runLimited(wctx, args, nil, budget)
+	stop()
+	<-watched
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if n := dirBytes(dir); over > 0 || errors.Is(err, errFileSizeLimit) || n > budget {
+		return &overBudget{Written: max(over, n), Budget: budget}
+	}
+	return err
 }
 
 // stream writes the item at path of image, opened as format typ (a

@@ -134,21 +134,7 @@ func TestCorpus(t *testing.T) {
 	} else if accepted > minAccepted {
 		t.Logf("%d entry points validate, above the floor %d: raise minAccepted", accepted, minAccepted)
 	}
-	for k, n := range rejected {
-		switch want, ok := knownInvalid[k]; {
-		case !ok:
-			t.Errorf("invalid SPIR-V ×%d, not known: %s", n, k)
-		case n > want:
-			t.Errorf("invalid SPIR-V ×%d (%d measured): %s", n, want, k)
-		default:
-			t.Logf("invalid SPIR-V ×%d (known): %s", n, k)
-		}
-	}
-	for k, want := range knownInvalid {
-		if rejected[k] < want {
-			t.Errorf("invalid SPIR-V ×%d, the table says %d: lower knownInvalid: %s", rejected[k], want, k)
-		}
-	}
+	corpustest.Ratchet(t, "invalid SPIR-V", rejected, knownInvalid)
 	logTop(t, "missing", missing, 40)
 	logTop(t, "only blocker", only, 25)
 }

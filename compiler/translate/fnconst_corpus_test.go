@@ -9,6 +9,7 @@ import (
 	"github.com/airpipe/airpipe/compiler/air"
 	"github.com/airpipe/airpipe/compiler/bitcode"
 	"github.com/airpipe/airpipe/compiler/spirv"
+	"github.com/airpipe/airpipe/corpus/corpustest"
 )
 
 // TestCorpusFunctionConstants translates every entry point of the corpus
@@ -98,21 +99,7 @@ func TestCorpusFunctionConstants(t *testing.T) {
 	}
 	t.Logf("modules with function constants %d, entry points %d: %d translate and validate (%d declare %d spec constants), %d invalid (known defects), %d refused for other features",
 		mods, eps, ok, withSpecs, specs, invalid, refused)
-	for k, n := range fcRefused {
-		switch want, known := knownFnConstRefusals[k]; {
-		case !known:
-			t.Errorf("function-constant refusal ×%d, not known: %s", n, k)
-		case n > want:
-			t.Errorf("function-constant refusal ×%d (%d measured): %s", n, want, k)
-		default:
-			t.Logf("function-constant refusal ×%d (known): %s", n, k)
-		}
-	}
-	for k, want := range knownFnConstRefusals {
-		if fcRefused[k] < want {
-			t.Errorf("function-constant refusal ×%d, the table says %d: lower knownFnConstRefusals: %s", fcRefused[k], want, k)
-		}
-	}
+	corpustest.Ratchet(t, "function-constant refusal", fcRefused, knownFnConstRefusals)
 }
 
 // knownFnConstRefusals counts the function-constant forms the translator

@@ -9,28 +9,63 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 
 	"github.com/airpipe/airpipe/analytics"
 	"github.com/airpipe/airpipe/pipeline"
 )
 
+// shardMetaName is the run metadata file of a shard (run.json unsharded),
+// as analytics writes it.
+func shardMetaName(name string) string {
+	if name == "" {
+		return "run.json"
+	}
+	return "run-" + name + ".json"
+}
+
 // resumeRun continues an interrupted run: the same arguments, the same run
-// id and shard, the rows already landed kept, every other module run.
+// id and shard, the rows already landed kept, every other module run. In a
+// directory the shards of one run share, --shard I/N picks the shard to
+// resume in place (its run-IofN.json, parts and lock; the other shards'
+// files are not touched, and may be written meanwhile).
 func resumeRun(o runOptions, stdout, stderr io.Writer) int {
 	dir := o.resume
+	want, err := parseShard(o.shard)
+	if err != nil {
+		fmt.Fprintf(stderr, "airpipe run --resume: --shard: %v\n", err)
+		return 2
+	}
 	metas, _ := filepath.Glob(filepath.Join(dir, "run*.json"))
-	if len(metas) != 1 {
-		fmt.Fprintf(stderr, "airpipe run --resume: %s holds %d run*.json files, want exactly one (resume each shard on its own machine with its own directory copy)\n", dir, len(metas))
+	metaPath := ""
+	switch {
+	case o.shard != "":
+		metaPath = filepath.Join(dir, shardMetaName(want.name()))
+		if _, err := os.Lstat(metaPath); err != nil {
+			fmt.Fprintf(stderr, "airpipe run --resume: %s holds no %s: shard %s of this run never started here (start it with run --shard %s and the run's --run-id)\n", dir, filepath.Base(metaPath), o.shard, o.shard)
+			return 2
+		}
+	case len(metas) == 1:
+		metaPath = metas[0]
+	case len(metas) == 0:
+		fmt.Fprintf(stderr, "airpipe run --resume: %s holds no run*.json: not a run directory\n", dir)
+		return 2
+	default:
+		var names []string
+		for _, m := range metas {
+			names = append(names, filepath.Base(m))
+		}
+		fmt.Fprintf(stderr, "airpipe run --resume: %s holds the shards %s of one run: resume one shard in place with --resume %s --shard I/N\n", dir, strings.Join(names, ", "), dir)
 		return 2
 	}
 	var prev analytics.RunMeta
-	b, err := os.ReadFile(metas[0])
+	b, err := os.ReadFile(metaPath)
 	if err == nil {
 		err = json.Unmarshal(b, &prev)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "airpipe run --resume: %s: %v\n", metas[0], err)
+		fmt.Fprintf(stderr, "airpipe run --resume: %s: %v\n", metaPath, err)
 		return 2
 	}
 	// Re-read the original arguments, without --resume itself.
@@ -56,6 +91,10 @@ func resumeRun(o runOptions, stdout, stderr io.Writer) int {
 	sh, err := parseShard(orig.shard)
 	if err != nil {
 		fmt.Fprintf(stderr, "airpipe run --resume: %v\n", err)
+		return 2
+	}
+	if sh.name() != prev.Shard || (o.shard != "" && sh != want) {
+		fmt.Fprintf(stderr, "airpipe run --resume: %s was written by shard %q (its arguments say --shard %q), not the shard asked for (%q)\n", metaPath, prev.Shard, orig.shard, o.shard)
 		return 2
 	}
 	if err := checkRoots(fs.Args()); err != nil {

@@ -2,11 +2,14 @@ package main
 
 import (
 	"bytes"
+	"debug/buildinfo"
 	"encoding/json"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"sort"
 	"strings"
 	"syscall"
@@ -153,5 +156,49 @@ func TestRunListsRefusedFiles(t *testing.T) {
 	mustOK(t, err)
 	if meta.Counts.FilesRefused != int64(len(want)) {
 		t.Errorf("files_refused %d, refused.jsonl %d lines", meta.Counts.FilesRefused, len(got))
+	}
+}
+
+// TestRebuiltBinaryReusesNoVerdict: a binary that differs from the one that
+// filled the cache (here: the same build with bytes appended, standing for a
+// changed translator with unchanged stage versions) reuses none of its
+// verdicts, unless both carry the same clean VCS revision (the same build).
+func TestRebuiltBinaryReusesNoVerdict(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a child")
+	}
+	bin := buildAirpipe(t)
+	b, err := os.ReadFile(bin)
+	mustOK(t, err)
+	rebuilt := filepath.Join(t.TempDir(), "airpipe")
+	mustOK(t, os.WriteFile(rebuilt, append(b, "\x00rebuilt"...), 0o755))
+	root := t.TempDir()
+	mustOK(t, os.WriteFile(filepath.Join(root, "a.metallib"), sampleLibrary(t, "compute.metallib"), 0o644))
+	cache, out := t.TempDir(), t.TempDir()
+	reused := func(bin, id string) string {
+		t.Helper()
+		cmd := exec.Command(bin, "run", "--out", out, "--cache", cache, "--reference-cache", "", "--progress", "none", "--run-id", id, root)
+		so, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", id, err, so)
+		}
+		m := regexp.MustCompile(`modules: (\d+) \((\d+) reused`).FindStringSubmatch(string(so))
+		if m == nil {
+			t.Fatalf("%s: no module summary in\n%s", id, so)
+		}
+		return m[2] + " of " + m[1]
+	}
+	if got := reused(bin, "cold"); !strings.HasPrefix(got, "0 of") {
+		t.Fatalf("cold run reused %s", got)
+	}
+	if got := reused(bin, "warm"); got != "2 of 2" {
+		t.Fatalf("same binary: reused %s, want 2 of 2", got)
+	}
+	want := "0 of 2"
+	if bi, err := buildinfo.ReadFile(bin); err == nil && analytics.BuildFrom(bi).Commit != "" && !analytics.BuildFrom(bi).Modified {
+		want = "2 of 2" // a clean revision names the build, whatever its bytes
+	}
+	if got := reused(rebuilt, "rebuilt"); got != want {
+		t.Errorf("rebuilt binary reused %s, want %s", got, want)
 	}
 }

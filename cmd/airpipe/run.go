@@ -95,7 +95,7 @@ func bindRunFlags(fs *pflag.FlagSet, o *runOptions) {
 	fs.StringVar(&o.cacheDir, "cache", pipeline.DefaultCacheDir(), "persistent cache of stage outcomes (keyed by bitcode SHA-256, stage versions, tool fingerprints and airpipe's own build)")
 	fs.BoolVar(&o.noCache, "no-cache", false, "neither read nor write the cache")
 	fs.StringVar(&o.shard, "shard", "", "run shard I/N only (0-based; libraries split by SHA-256); e.g. $JOB_COMPLETION_INDEX/N or $SLURM_ARRAY_TASK_ID/N")
-	fs.StringVar(&o.resume, "resume", "", "continue the interrupted run in RUN_DIR with its original arguments")
+	fs.StringVar(&o.resume, "resume", "", "continue the interrupted run in RUN_DIR with its original arguments; with --shard I/N, that shard of a run whose shards share RUN_DIR")
 	fs.StringVar(&o.oracle, "oracle", "", "check the reader against an oracle: llvm-dis (llvm-dis-19 must agree with our printed module)")
 	fs.StringVar(&o.stageConfig, "stage-config", "", "JSON file adding exec stages (external tools) or replacing built-in ones; see docs/stages.md")
 	fs.StringVar(&o.compileTargets, "compile-targets", strings.Join(device.DefaultTargets, ","), "compile stage targets: radv-<family> (RADV's null device: real AMD ISA, no hardware), lavapipe, or a device name (see 'airpipe devices')")

@@ -386,7 +386,7 @@ func (z *sevenZip) extract(ctx context.Context, image, dir string, paths []strin
 			}
 		}
 	}()
-	err = z.runLimited(wctx, args, nil, budget)
+	err = z.runLimited(wctx, args, nil, budget+1)
 	stop()
 	<-watched
 	if ctx.Err() != nil {

@@ -173,7 +173,8 @@
 // samplers (above), barriers other than air.wg.barrier, threadgroup-memory
 // arguments (air.threadgroup: their size is the dispatch's), barrier
 // divergence and outputs that depend on unwritten threadgroup memory or on
-// thread order (below), SIMD-group values, function constants of the kinds above, other stages (object, mesh,
+// thread order (below), SIMD-group values and operations it does not run
+// (below), function constants of the kinds above, other stages (object, mesh,
 // visible functions), fragment discard, derivatives of values that may
 // depend on the pixel (above), argument roles it cannot
 // supply, operations Metal does not define to the bit (ApproximateOps; the
@@ -247,4 +248,18 @@
 // memory 0x00 then 0xff, then 0x00 with the threads of each segment in
 // reverse order — and an output that differs depends on unwritten threadgroup
 // memory or on thread order (KindOrderDependent): undefined on a GPU.
+//
+// SIMD-groups (simd.go). Options.SIMDWidth is the device's SIMD-group
+// (subgroup) width W; a simdgroup's lanes are W consecutive threads by
+// linear index, which gives the SIMD-group built-ins. Every simd_* call,
+// is_uniform and simdgroup_barrier is a rendezvous of the simdgroup's lanes
+// at one call site on the cooperative contexts; each lane then computes
+// Metal's result from every lane's operand (shuffles, broadcasts,
+// reductions, prefix scans, ballots, votes). Lanes that do not all meet
+// there are SIMD-group divergence (KindSIMDDivergence); no width, a partial
+// simdgroup, a shuffle of a lane outside it, quad-groups and simdgroup
+// matrices are KindSIMDGroup. Float sums and products are order-only.
+//
+// The harness defines __truncsfbf2 (float to bfloat, absent from libgcc
+// 12) with the rounding compiler/translate/ABI.md gives bfloat.
 package cpuref

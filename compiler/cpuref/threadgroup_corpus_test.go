@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -17,16 +18,49 @@ import (
 // that names air.wg.barrier or threadgroup memory and counts the outcomes by
 // kind (a measurement, not a floor: AIRPIPE_TG_CORPUS=1 runs it; it takes
 // minutes). Every run must end with a result or a NotJudgeableError.
+// TestThreadgroupCorpus runs the reference on every distinct corpus module
+// that names air.wg.barrier or threadgroup memory and counts the outcomes by
+// kind (a measurement, not a floor: AIRPIPE_TG_CORPUS=1 runs it; it takes
+// minutes). Every run must end with a result or a NotJudgeableError. Kernels
+// using SIMD-groups run at AIRPIPE_SIMD_WIDTH lanes (default 8, lavapipe's).
 func TestThreadgroupCorpus(t *testing.T) {
 	if os.Getenv("AIRPIPE_TG_CORPUS") == "" {
 		t.Skip("AIRPIPE_TG_CORPUS is not set: the threadgroup corpus count is a measurement")
 	}
+	corpusCount(t, "air.wg.barrier or air.atomic.local", func(bc []byte) bool {
+		return bytes.Contains(bc, []byte("air.wg.barrier")) || bytes.Contains(bc, []byte("air.atomic.local"))
+	})
+}
+
+// TestSIMDCorpus is TestThreadgroupCorpus over the distinct corpus modules
+// naming a SIMD-group function or built-in (AIRPIPE_SIMD_CORPUS=1 runs it).
+func TestSIMDCorpus(t *testing.T) {
+	if os.Getenv("AIRPIPE_SIMD_CORPUS") == "" {
+		t.Skip("AIRPIPE_SIMD_CORPUS is not set: the SIMD-group corpus count is a measurement")
+	}
+	corpusCount(t, "a SIMD-group function or built-in", func(bc []byte) bool {
+		for _, s := range []string{"air.simd", "simdgroup", "air.is_uniform", "air.quad"} {
+			if bytes.Contains(bc, []byte(s)) {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+// corpusCount runs the reference on the first entry point of every distinct
+// corpus module that pick selects and logs the outcomes by kind.
+func corpusCount(t *testing.T, what string, pick func([]byte) bool) {
 	needTools(t)
+	width := 8
+	if w, err := strconv.Atoi(os.Getenv("AIRPIPE_SIMD_WIDTH")); err == nil {
+		width = w
+	}
 	budget := time.Now().Add(20 * time.Minute)
 	counts := map[string]int{}
 	n := 0
 	for _, f := range corpustest.Functions(t) {
-		if !bytes.Contains(f.Bitcode, []byte("air.wg.barrier")) && !bytes.Contains(f.Bitcode, []byte("air.atomic.local")) {
+		if !pick(f.Bitcode) {
 			continue
 		}
 		if time.Now().After(budget) {
@@ -51,7 +85,7 @@ func TestThreadgroupCorpus(t *testing.T) {
 			counts["no entry point"]++
 			continue
 		}
-		_, err = RunText(context.Background(), ll, entries[0], Options{Timeout: 20 * time.Second})
+		_, err = RunText(context.Background(), ll, entries[0], Options{Timeout: 20 * time.Second, SIMDWidth: width})
 		var nj *NotJudgeableError
 		switch {
 		case err == nil:
@@ -67,7 +101,7 @@ func TestThreadgroupCorpus(t *testing.T) {
 		keys = append(keys, k)
 	}
 	sort.Slice(keys, func(i, j int) bool { return counts[keys[i]] > counts[keys[j]] })
-	t.Logf("%d distinct modules naming air.wg.barrier or air.atomic.local", n)
+	t.Logf("%d distinct modules naming %s (SIMD width %d)", n, what, width)
 	for _, k := range keys {
 		t.Logf("%5d  %s", counts[k], k)
 	}

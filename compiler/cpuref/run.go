@@ -259,6 +259,11 @@ func RunText(ctx context.Context, ll, entry string, opts Options) (*Result, erro
 			return nil, fmt.Errorf("cpuref: grid %+v: every dimension must be at least 1", opts.Grid)
 		}
 	}
+	if simd && k.Stage == "" {
+		if err := simdThreadgroupShape(opts.Grid); err != nil {
+			return nil, err
+		}
+	}
 	host, err := rewrite(t, k)
 	if err != nil {
 		return nil, err

@@ -63,6 +63,9 @@ import (
 //     threadgroup barrier's do), so two lanes writing one byte on either
 //     side of it are a write conflict: set aside, never passed.
 //
+// The call site is the immediate caller's, as for barriers: an operation in
+// a helper function called from two places is one site to the rendezvous.
+//
 // A simdgroup some of whose lanes wait at a SIMD-group operation while
 // others finished, wait at a barrier or at another call site would run the
 // operation over a subset of active lanes, which Metal defines and the
@@ -107,19 +110,33 @@ func simdSited(n string) bool {
 }
 
 // simdGrid is the grid a kernel using SIMD-group values or operations is
-// dispatched over when Options.Grid is zero: 2 threadgroups of max(32, 2W)
-// threads (two simdgroups at least, several of lavapipe's 8-lane batches):
-// in a line, as 8 × n/8, or as 4 × 4 × n/16 for a kernel whose position
-// built-ins have 1, 2 or 3 components.
+// dispatched over when Options.Grid is zero: threadgroups of max(32, 2W)
+// threads in a line (two simdgroups at least, several of lavapipe's 8-lane
+// batches), 2 of them along each dimension the kernel's position built-ins
+// have. The threadgroups are one-dimensional because only there is a lane's
+// place certain: a simdgroup is W consecutive x positions. lavapipe lays
+// the lanes of a 4×4×2 threadgroup out otherwise than by linear id (a
+// thread_index_in_simdgroup of 0 where the linear id gives 4), so a
+// multi-dimensional threadgroup is set aside (simdThreadgroupShape).
 func simdGrid(dims int, w uint32) Grid {
 	n := max(32, 2*w)
 	switch dims {
 	case 2:
-		return Grid{Groups: [3]uint32{2, 1, 1}, Threads: [3]uint32{8, n / 8, 1}}
+		return Grid{Groups: [3]uint32{2, 2, 1}, Threads: [3]uint32{n, 1, 1}}
 	case 3:
-		return Grid{Groups: [3]uint32{2, 1, 1}, Threads: [3]uint32{4, 4, n / 16}}
+		return Grid{Groups: [3]uint32{2, 2, 2}, Threads: [3]uint32{n, 1, 1}}
 	}
 	return Grid{Groups: [3]uint32{2, 1, 1}, Threads: [3]uint32{n, 1, 1}}
+}
+
+// simdThreadgroupShape sets aside a SIMD-group kernel dispatched with a
+// threadgroup of more than one dimension: how a device lays simdgroups out
+// over such a threadgroup is its own (simdGrid).
+func simdThreadgroupShape(g Grid) error {
+	if g.Threads[1] == 1 && g.Threads[2] == 1 {
+		return nil
+	}
+	return notJudgeable(KindSIMDGroup, "multi-dimensional threadgroup", "the kernel uses SIMD-group values or operations over a %dx%dx%d threadgroup: how a device lays simdgroups out over more than one dimension is its own, so the reference cannot know each lane's place", g.Threads[0], g.Threads[1], g.Threads[2])
 }
 
 // simdCall finds a call of an air.* function.

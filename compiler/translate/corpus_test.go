@@ -173,7 +173,3 @@ func firstErrorLine(s string) string {
 	}
 	return strings.TrimSpace(s)
 }
-
-func spirvValAvailable() (string, error) {
-	return execLookPath("spirv-val")
-}

@@ -1,5 +1,0 @@
-package translate
-
-import "os/exec"
-
-func execLookPath(name string) (string, error) { return exec.LookPath(name) }

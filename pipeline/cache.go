@@ -14,6 +14,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"syscall"
+
+	"github.com/airpipe/airpipe/internal/buildkey"
 )
 
 // Cache keeps the shared stages' results across runs. Keys already include
@@ -81,7 +83,7 @@ func OpenDirCache(dir string) (*DirCache, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("cache: %w", err)
 	}
-	return &DirCache{dir: dir, build: BuildKey()}, nil
+	return &DirCache{dir: dir, build: buildkey.Key()}, nil
 }
 
 // DefaultCacheDir is airpipe's cache under the user cache directory.

@@ -15,6 +15,7 @@ import (
 	"github.com/airpipe/airpipe/compiler/bitcode"
 	"github.com/airpipe/airpipe/compiler/cpuref"
 	"github.com/airpipe/airpipe/compiler/libwrap"
+	"github.com/airpipe/airpipe/internal/buildkey"
 	"github.com/airpipe/airpipe/pipeline"
 )
 
@@ -83,7 +84,7 @@ func (e *emulator) referenceWith(ctx context.Context, m *Module, fuse bool) (*cp
 
 // referenceKey names a stored reference: the module, its entry, the
 // dispatch, the SIMD-group width, the emulator's version and the build that computes it
-// (pipeline.BuildKey), so a rebuilt airpipe never takes another build's
+// (buildkey.Key), so a rebuilt airpipe never takes another build's
 // references.
 func referenceKey(m *Module, opts cpuref.Options) string {
 	entry := m.Translation.Entry
@@ -91,7 +92,7 @@ func referenceKey(m *Module, opts cpuref.Options) string {
 		// Every library function of a module has the same wrapper entry.
 		entry += "|library=" + m.Wrapped.Function.Name + "|abi=" + libwrap.ABIVersion
 	}
-	return fmt.Sprintf("%s|%s|%v|%d|%s|fused=%v|simd=%d|build=%s", m.SHA256, entry, opts.Grid, opts.BufferSize, emulatorVersion, opts.FuseMulAdd, opts.SIMDWidth, pipeline.BuildKey())
+	return fmt.Sprintf("%s|%s|%v|%d|%s|fused=%v|simd=%d|build=%s", m.SHA256, entry, opts.Grid, opts.BufferSize, emulatorVersion, opts.FuseMulAdd, opts.SIMDWidth, buildkey.Key())
 }
 
 // referencePath is where key's reference is stored in dir.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/airpipe/airpipe/compiler/cpuref"
 	"github.com/airpipe/airpipe/compiler/translate"
+	"github.com/airpipe/airpipe/internal/buildkey"
 	"github.com/airpipe/airpipe/pipeline"
 )
 
@@ -22,7 +23,7 @@ import (
 func TestReferenceCacheRefusesDamage(t *testing.T) {
 	m := &Module{SHA256: strings.Repeat("ab", 32), artifacts: artifacts{Translation: &translate.Output{Entry: "k"}}}
 	key := referenceKey(m, cpuref.Options{SIMDWidth: 8})
-	if !strings.Contains(key, "build="+pipeline.BuildKey()) {
+	if !strings.Contains(key, "build="+buildkey.Key()) {
 		t.Fatalf("reference key %q does not name the build", key)
 	}
 	if referenceKey(m, cpuref.Options{SIMDWidth: 8}) == referenceKey(m, cpuref.Options{SIMDWidth: 32}) {

@@ -18,10 +18,10 @@ var layerRules = []struct {
 	third   []string // allowed third-party module prefixes
 }{
 	{"internal", []string{"internal"}, nil},
-	{"pipeline", []string{"pipeline"}, []string{"github.com/sourcegraph/conc"}},
+	{"pipeline", []string{"pipeline", "internal"}, []string{"github.com/sourcegraph/conc"}},
 	{"analytics", []string{"analytics"}, []string{"github.com/parquet-go/", "gonum.org/v1/plot"}},
 	{"compiler", []string{"compiler", "internal/proc"}, nil},
-	{"corpus", []string{"corpus", "internal/proc"}, nil},
+	{"corpus", []string{"corpus", "internal"}, nil},
 	{"device", []string{"device"}, []string{"github.com/ebitengine/purego"}},
 	{"stages/opcheck", []string{"stages", "corpus", "compiler", "device", "internal"}, []string{"github.com/parquet-go/"}},
 	{"stages", []string{"stages", "corpus", "compiler", "device", "pipeline", "analytics", "internal"}, nil},

@@ -11,6 +11,8 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
+
+	"github.com/airpipe/airpipe/internal/buildkey"
 )
 
 // cache is the content-addressed store under a cache directory:
@@ -40,10 +42,11 @@ func newCache(dir string) (*cache, error) {
 }
 
 // imageKey names an image's index from the SHA-256 of its bytes (all:
-// Options.AllFiles).
+// Options.AllFiles) and airpipe's build (buildkey.Key): another build may
+// list and filter an image otherwise, so it never reuses this one's index.
 func imageKey(content string, all bool) string {
 	h := sha256.New()
-	fmt.Fprintf(h, "airpipe-ipsw-image\x00%d\x00%s\x00%t", FilterVersion, content, all)
+	fmt.Fprintf(h, "airpipe-ipsw-image\x00%d\x00%s\x00%t\x00%s", FilterVersion, content, all, buildkey.Key())
 	return hex.EncodeToString(h.Sum(nil))
 }
 

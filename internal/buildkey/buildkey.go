@@ -1,4 +1,7 @@
-package pipeline
+// Package buildkey names the airpipe binary that computes cached content,
+// so that every cache whose entries a build computes (stage outcomes, CPU
+// references, firmware indexes) is keyed on it.
+package buildkey
 
 import (
 	"crypto/rand"
@@ -11,7 +14,7 @@ import (
 	"sync"
 )
 
-// BuildKey names the airpipe binary that computes cached content, for
+// Key names the airpipe binary that computes cached content, for
 // every cache whose entries a build computes (stage outcomes, CPU
 // references): a rebuilt binary must never reuse another build's verdicts.
 // A build stamped with a clean VCS revision is named by it
@@ -20,10 +23,10 @@ import (
 // ("exe:<sha256>"). When the executable cannot be read the key is unique
 // to the process, so nothing is shared with it and nothing it wrote is
 // reused.
-func BuildKey() string {
+func Key() string {
 	buildKeyOnce.Do(func() {
 		bi, _ := debug.ReadBuildInfo()
-		buildKey = buildKeyFrom(bi, os.Executable)
+		buildKey = keyFrom(bi, os.Executable)
 	})
 	return buildKey
 }
@@ -33,9 +36,9 @@ var (
 	buildKey     string
 )
 
-// buildKeyFrom is BuildKey from build information and a way to find the
+// keyFrom is Key from build information and a way to find the
 // executable.
-func buildKeyFrom(bi *debug.BuildInfo, executable func() (string, error)) string {
+func keyFrom(bi *debug.BuildInfo, executable func() (string, error)) string {
 	var rev string
 	modified := false
 	if bi != nil {

@@ -67,7 +67,7 @@ func stageSignatures[T any](stages []Stage[T], salt string) []string {
 // DirCache is a Cache in a directory: one small sealed file per key (see
 // WriteSealed), spread over 256 subdirectories, each written atomically.
 // Several processes may share one directory. Keys are taken together with
-// the build (BuildKey): a rebuilt airpipe never reads another build's
+// the build (buildkey.Key): a rebuilt airpipe never reads another build's
 // entries. An entry that is not exactly what this build wrote (damaged,
 // truncated, too large, a link, a FIFO, a device) is a miss, counted in
 // Damaged, never a result.

@@ -255,7 +255,18 @@ func writeAligned(b *strings.Builder, t *Table, width int) bool {
 		if wi < 0 {
 			break
 		}
-		widths[wi] = max(12, widths[wi]-(total()-width))
+		// Cut the widest down towards the next widest, so that long
+		// columns share the cut.
+		next := 12
+		for i := range widths {
+			if i != wi && !right[i] && widths[i] > next && widths[i] < widths[wi] {
+				next = widths[i]
+			}
+		}
+		widths[wi] = max(next, widths[wi]-(total()-width), 12)
+		if next == widths[wi] && next > 12 {
+			widths[wi]--
+		}
 	}
 	line := func(cells []string) {
 		var parts []string

@@ -165,11 +165,12 @@ func reportOutput(run *analytics.Run, opt analytics.ReportOptions, gate *analyti
 		if runs, err := analytics.ReadRuns(filepath.Dir(run.Dir)); err == nil {
 			var upTo []analytics.Run
 			for _, r := range runs {
-				if !r.Meta.Started.After(run.Meta.Started) {
+				if r.ID() == run.ID() || (r.Complete() && !r.Meta.Started.After(run.Meta.Started)) {
 					upTo = append(upTo, r)
 				}
 			}
-			rep.SetHistory(analytics.Trends(upTo, false))
+			// The complete runs and this one, even when incomplete.
+			rep.SetHistory(analytics.Trends(upTo, true))
 		}
 	}
 	return emit("report", rep.Document(), format, output, stdout, stderr)

@@ -43,15 +43,22 @@ func (e *emulator) referenceWith(ctx context.Context, m *Module, fuse bool) (*cp
 		// run for one triangle whatever the kernels' grid.
 		opts.Grid = e.opts.Grid
 	}
+	// A reference that does not depend on the SIMD-group width is stored
+	// under the key without it (so references computed at lavapipe's width
+	// serve a GPU of another), one that does under the key with it.
 	key := referenceKey(m, opts)
+	wide := opts
+	wide.SIMDWidth = 0
+	baseKey := referenceKey(m, wide)
 	path := ""
 	if e.opts.ReferenceCache != "" {
+		path = referencePath(e.opts.ReferenceCache, baseKey)
+		if ent, ok := readReference(path, baseKey); ok && !ent.simd() {
+			return ent.answer()
+		}
 		path = referencePath(e.opts.ReferenceCache, key)
 		if ent, ok := readReference(path, key); ok {
-			if ent.NotJudgeable != nil {
-				return nil, ent.NotJudgeable
-			}
-			return ent.Result, nil
+			return ent.answer()
 		}
 	}
 	var res *cpuref.Result
@@ -76,14 +83,31 @@ func (e *emulator) referenceWith(ctx context.Context, m *Module, fuse bool) (*cp
 	} else if err != nil {
 		return res, err
 	}
+	if !ent.simd() {
+		ent.Key, path = baseKey, referencePath(e.opts.ReferenceCache, baseKey)
+	}
 	if b, jerr := json.Marshal(ent); jerr == nil {
 		_ = pipeline.WriteSealed(path, b, MaxReferenceEntry)
 	}
 	return res, err
 }
 
+// simd reports whether the entry's verdict depends on the SIMD-group width.
+func (ent referenceEntry) simd() bool {
+	return (ent.Result != nil && ent.Result.SIMDWidth > 0) || (ent.NotJudgeable != nil && ent.NotJudgeable.SIMD)
+}
+
+// answer is the stored reference, or the stored reason it cannot judge.
+func (ent referenceEntry) answer() (*cpuref.Result, error) {
+	if ent.NotJudgeable != nil {
+		return nil, ent.NotJudgeable
+	}
+	return ent.Result, nil
+}
+
 // referenceKey names a stored reference: the module, its entry, the
-// dispatch, the SIMD-group width, the emulator's version and the build that computes it
+// dispatch, the SIMD-group width (referenceWith: only for a verdict that
+// depends on it), the emulator's version and the build that computes it
 // (buildkey.Key), so a rebuilt airpipe never takes another build's
 // references.
 func referenceKey(m *Module, opts cpuref.Options) string {

@@ -90,6 +90,25 @@ func TestReferenceCacheRefusesDamage(t *testing.T) {
 	if ReferenceCacheRefused() != before {
 		t.Errorf("an intact entry was counted as damaged")
 	}
+
+	// A reference that uses no SIMD-group serves every width; one that ran
+	// at 8 lanes does not serve a device of 32.
+	dir = t.TempDir()
+	plant := func(opts cpuref.Options, res *cpuref.Result) {
+		k := referenceKey(m, opts)
+		b, err := json.Marshal(referenceEntry{Key: k, Result: res})
+		mustDo(t, err)
+		mustDo(t, pipeline.WriteSealed(referencePath(dir, k), b, MaxReferenceEntry))
+	}
+	plant(cpuref.Options{}, &cpuref.Result{Outputs: []cpuref.Data{{Index: 0, Bytes: []byte{1}}}})
+	if res, err := (&emulator{opts: EmulatorOptions{ReferenceCache: dir, SIMDWidth: 32}}).reference(context.Background(), m); err != nil || len(res.Outputs) != 1 {
+		t.Fatalf("a width-independent reference did not serve width 32: %v", err)
+	}
+	dir = t.TempDir()
+	plant(cpuref.Options{SIMDWidth: 8}, &cpuref.Result{SIMDWidth: 8, Outputs: []cpuref.Data{{Index: 0, Bytes: []byte{1}}}})
+	if res, err := (&emulator{opts: EmulatorOptions{ReferenceCache: dir, SIMDWidth: 32}}).reference(context.Background(), m); err == nil && res != nil {
+		t.Fatal("a reference computed at 8 lanes served a device of 32")
+	}
 }
 
 func mustDo(t *testing.T, err error) {

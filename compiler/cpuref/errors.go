@@ -96,6 +96,9 @@ type NotJudgeableError struct {
 	// the reference would need before it could run it (empty when this is
 	// the only one), so a ranking can say what unblocks most.
 	Also []string `json:",omitempty"`
+	// SIMD is set when the kernel uses SIMD-group values or operations, so
+	// the verdict may depend on Options.SIMDWidth.
+	SIMD bool `json:",omitempty"`
 }
 
 // Blocker is the error's kind and detail as one string:

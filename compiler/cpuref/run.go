@@ -210,6 +210,18 @@ func Run(ctx context.Context, bitcode []byte, entry string, opts Options) (*Resu
 
 // RunText is Run on llvm-dis text.
 func RunText(ctx context.Context, ll, entry string, opts Options) (*Result, error) {
+	simd := false
+	res, err := runText(ctx, ll, entry, opts, &simd)
+	var nj *NotJudgeableError
+	if simd && errors.As(err, &nj) {
+		nj.SIMD = true
+	}
+	return res, err
+}
+
+// runText is RunText; it sets *simd once it knows the kernel uses
+// SIMD-group values or operations.
+func runText(ctx context.Context, ll, entry string, opts Options, usesSIMD *bool) (*Result, error) {
 	opts = opts.withDefaults()
 	t := parseText(ll)
 	k, err := inspect(t, entry)
@@ -229,6 +241,7 @@ func RunText(ctx context.Context, ll, entry string, opts Options) (*Result, erro
 		return nil, err
 	}
 	simd := uses.SIMD || k.usesSIMD()
+	*usesSIMD = simd
 	if simd {
 		switch {
 		case k.Stage != "":

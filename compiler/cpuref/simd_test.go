@@ -294,6 +294,8 @@ func TestSIMDSetAside(t *testing.T) {
 		var nj *NotJudgeableError
 		if !errors.As(err, &nj) || nj.Kind != c.kind || nj.Detail != c.detail {
 			t.Errorf("%s: got %v, want %s %q", c.name, err, c.kind, c.detail)
+		} else if !nj.SIMD {
+			t.Errorf("%s: a SIMD kernel's verdict not marked as depending on the width", c.name)
 		}
 	}
 }

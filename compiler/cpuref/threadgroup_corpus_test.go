@@ -58,6 +58,7 @@ func corpusCount(t *testing.T, what string, pick func([]byte) bool) {
 	}
 	budget := time.Now().Add(20 * time.Minute)
 	counts := map[string]int{}
+	example := map[string]string{} // the first module of each kind, with its reason
 	n := 0
 	for _, f := range corpustest.Functions(t) {
 		if !pick(f.Bitcode) {
@@ -91,6 +92,9 @@ func corpusCount(t *testing.T, what string, pick func([]byte) bool) {
 		case err == nil:
 			counts["runs"]++
 		case errors.As(err, &nj):
+			if counts[nj.Blocker()] == 0 {
+				example[nj.Blocker()] = f.Name + " " + entries[0] + ": " + nj.Reason
+			}
 			counts[nj.Blocker()]++
 		default:
 			t.Errorf("%s %s: %v", f.Name, entries[0], err)
@@ -104,5 +108,8 @@ func corpusCount(t *testing.T, what string, pick func([]byte) bool) {
 	t.Logf("%d distinct modules naming %s (SIMD width %d)", n, what, width)
 	for _, k := range keys {
 		t.Logf("%5d  %s", counts[k], k)
+		if e := example[k]; e != "" && testing.Verbose() {
+			t.Logf("       e.g. %.300s", e)
+		}
 	}
 }

@@ -499,3 +499,52 @@ func TestInputFamilyValues(t *testing.T) {
 		t.Errorf("a partial last word: %d bytes", len(odd))
 	}
 }
+
+// TestFMax3 runs fmax3 and fmin3 on the pattern inputs: fmax(fmax(x, y),
+// z) with C's rule that a NaN operand yields the other.
+func TestFMax3(t *testing.T) {
+	needTools(t)
+	body := `  %f = bitcast i32 %v to float
+  %mx = call float @air.fmax3.f32(float %f, float 0x7FF8000000000000, float 1.0)
+  %mn = call float @air.fast_fmin3.f32(float 1.0, float %f, float -2.0)
+  %q1 = getelementptr inbounds i32, ptr addrspace(1) %p, i64 32
+  store float %mx, ptr addrspace(1) %q1
+  %q2 = getelementptr inbounds i32, ptr addrspace(1) %p, i64 64
+  store float %mn, ptr addrspace(1) %q2`
+	decls := "declare float @air.fmax3.f32(float, float, float)\ndeclare float @air.fast_fmin3.f32(float, float, float)"
+	res, err := RunText(context.Background(), variant("kernel", decls, "", body, ""), "k", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, out := res.Inputs[0].Bytes, res.Outputs[0].Bytes
+	word := func(b []byte, i int) uint32 { return binary.LittleEndian.Uint32(b[4*i:]) }
+	cmax := func(a, b float64) float64 {
+		if math.IsNaN(a) {
+			return b
+		}
+		if math.IsNaN(b) {
+			return a
+		}
+		return math.Max(a, b)
+	}
+	cmin := func(a, b float64) float64 {
+		if math.IsNaN(a) {
+			return b
+		}
+		if math.IsNaN(b) {
+			return a
+		}
+		return math.Min(a, b)
+	}
+	for x := range 16 {
+		f := float64(math.Float32frombits(word(in, x)))
+		wantMax := float32(cmax(cmax(f, math.NaN()), 1))
+		wantMin := float32(cmin(cmin(1, f), -2))
+		if got := math.Float32frombits(word(out, 32+x)); got != wantMax && !(got != got && wantMax != wantMax) {
+			t.Errorf("thread %d: fmax3(%g, NaN, 1) = %g, want %g", x, f, got, wantMax)
+		}
+		if got := math.Float32frombits(word(out, 64+x)); got != wantMin {
+			t.Errorf("thread %d: fmin3(1, %g, -2) = %g, want %g", x, f, got, wantMin)
+		}
+	}
+}

@@ -21,7 +21,7 @@ import (
 var ExactOps = []string{
 	"air.convert.* (integer↔integer: zext/sext/trunc; integer→float: uitofp/sitofp, round to nearest even; float→float: fpext/fptrunc; float→integer: round toward zero, saturating, NaN→0 — llvm.fpto[su]i.sat)",
 	"air.min.[su].* / air.max.[su].* (integer compare and select)",
-	"air.fmin/fmax (and fast_): llvm.minnum/maxnum (C fminf/fmaxf: a NaN operand yields the other)",
+	"air.fmin/fmax (and fast_): llvm.minnum/maxnum (C fminf/fmaxf: a NaN operand yields the other); fmin3/fmax3 as two of them, fmax(fmax(x, y), z)",
 	"air.fabs, floor, ceil, trunc, rint, round (and fast_): llvm.fabs/floor/ceil/trunc/rint/round (C fabsf, floorf, ceilf, truncf, rintf, roundf)",
 	"air.fract (and fast_): fmin(x − floor(x), the largest value below 1), one IEEE subtraction (Metal lists fract as correctly rounded; OpenCL defines the formula)",
 	"air.saturate / clamp (and fast_): minnum(maxnum(x, lo), hi)",
@@ -208,6 +208,10 @@ func floatBody(t, op string, n int) string {
 		s = "  %r = " + call(op, a(0)) + "\n"
 	case n == 2 && (op == "fmin" || op == "fmax"):
 		s = "  %r = " + call(map[string]string{"fmin": "minnum", "fmax": "maxnum"}[op], a(0)+", "+a(1)) + "\n"
+	case n == 3 && (op == "fmin3" || op == "fmax3"):
+		// Metal: fmax3(x, y, z) = fmax(fmax(x, y), z), likewise fmin3.
+		f := map[string]string{"fmin3": "minnum", "fmax3": "maxnum"}[op]
+		s = "  %l = " + call(f, a(0)+", "+a(1)) + "\n  %r = " + call(f, t+" %l, "+a(2)) + "\n"
 	case n == 1 && op == "saturate":
 		s = "  %l = " + call("maxnum", a(0)+", "+t+" "+splat(t, "0.0")) + "\n  %r = " + call("minnum", t+" %l, "+t+" "+splat(t, "1.0")) + "\n"
 	case n == 3 && op == "clamp":

@@ -80,6 +80,7 @@ var mathOps = map[string]mathOp{
 	"fmax": {glsl: spirv.GLSLNMax, arity: 2}, "fmin": {glsl: spirv.GLSLNMin, arity: 2},
 	"fma": {glsl: spirv.GLSLFma, arity: 3}, "mad": {glsl: spirv.GLSLFma, arity: 3},
 	"clamp": {glsl: spirv.GLSLNClamp, arity: 3}, "mix": {arity: 3, lower: lowerMix},
+	"fmax3": {arity: 3, lower: lowerFMax3}, "fmin3": {arity: 3, lower: lowerFMin3},
 	"step": {glsl: spirv.GLSLStep, arity: 2}, "smoothstep": {glsl: spirv.GLSLSmoothStep, arity: 3},
 	"fmod": {core: spirv.OpFRem, arity: 2},
 	"dfdx": {core: spirv.OpDPdx, arity: 1}, "dfdy": {core: spirv.OpDPdy, arity: 1}, "fwidth": {core: spirv.OpFwidth, arity: 1},
@@ -322,6 +323,19 @@ func lowerSign(t *translator, ty air.Type, a []spirv.ID) spirv.ID {
 	z := t.f.Op(spirv.OpSelect, fty, nan, t.floatConst(ty, 0), x)
 	z = t.f.Op(spirv.OpSelect, fty, neg, t.floatConst(ty, -1), z)
 	return t.f.Op(spirv.OpSelect, fty, pos, t.floatConst(ty, 1), z)
+}
+
+// lowerFMax3 is Metal's fmax3(x, y, z), fmax(fmax(x, y), z): NMax keeps
+// fmax's rule that a NaN operand yields the other.
+func lowerFMax3(t *translator, ty air.Type, a []spirv.ID) spirv.ID {
+	fty := t.typ(ty)
+	return t.f.ExtInst(fty, spirv.GLSLNMax, t.f.ExtInst(fty, spirv.GLSLNMax, a[0], a[1]), a[2])
+}
+
+// lowerFMin3 is Metal's fmin3(x, y, z), fmin(fmin(x, y), z).
+func lowerFMin3(t *translator, ty air.Type, a []spirv.ID) spirv.ID {
+	fty := t.typ(ty)
+	return t.f.ExtInst(fty, spirv.GLSLNMin, t.f.ExtInst(fty, spirv.GLSLNMin, a[0], a[1]), a[2])
 }
 
 // lowerMix is Metal's mix(x, y, a) = x + (y − x)·a (the Metal Shading

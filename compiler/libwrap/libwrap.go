@@ -220,7 +220,7 @@ func layout(fn *air.Function, refuse func(string, string, ...any) error) (Layout
 		if err != nil {
 			return 0, 0, err
 		}
-		o := roundUp(*off, a)
+		o := air.RoundUp(*off, a)
 		*off = o + s
 		*align = max(*align, a)
 		return o, s, nil
@@ -288,8 +288,8 @@ func layout(fn *air.Function, refuse func(string, string, ...any) error) (Layout
 	if result != nil {
 		lay.Slots = append(lay.Slots, *result)
 	}
-	lay.ParamStride = roundUp(max(in, 4), lay.ParamAlign)
-	lay.ResultStride = roundUp(max(out, 4), lay.ResultAlign)
+	lay.ParamStride = air.RoundUp(max(in, 4), lay.ParamAlign)
+	lay.ResultStride = air.RoundUp(max(out, 4), lay.ResultAlign)
 	return lay, nil
 }
 

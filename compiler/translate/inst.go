@@ -79,7 +79,7 @@ func (t *translator) inst(in air.Instruction) {
 			return
 		}
 		p := t.ptr(in.Ptr)
-		if n, err := allocSize(in.Type()); err == nil && n > maxAccessBytes {
+		if n, err := air.AllocSize(in.Type()); err == nil && n > maxAccessBytes {
 			t.miss.addf(CodeUnhandledInstruction, "load of more than %d bytes", maxAccessBytes)
 			t.vals[in] = t.b.Undef(t.typ(in.Type()))
 			return
@@ -94,7 +94,7 @@ func (t *translator) inst(in air.Instruction) {
 			t.storePointer(in)
 			return
 		}
-		if n, err := allocSize(in.Val.Type()); err == nil && n > maxAccessBytes {
+		if n, err := air.AllocSize(in.Val.Type()); err == nil && n > maxAccessBytes {
 			t.miss.addf(CodeUnhandledInstruction, "store of more than %d bytes", maxAccessBytes)
 			return
 		}

@@ -204,7 +204,7 @@ func (t *translator) outPointerMath(c *air.Call, op string) (spirv.ID, bool) {
 	v0 := t.f.OpWords(spirv.OpCompositeExtract, fty, uint32(st), 0)
 	v1 := t.f.OpWords(spirv.OpCompositeExtract, t.typ(second), uint32(st), 1)
 	if p.root != nil {
-		a, _ := alignOf(second)
+		a, _ := air.AlignOf(second)
 		t.store(p, 0, second, v1, a)
 	}
 	return v0, true

@@ -162,7 +162,7 @@ func (t *translator) gep(base pointer, elem air.Type, indices []air.Value) point
 		var stride uint64
 		var err error
 		if i == 0 {
-			stride, err = allocSize(elem)
+			stride, err = air.AllocSize(elem)
 		} else {
 			switch ct := cur.(type) {
 			case *air.StructType:
@@ -171,7 +171,7 @@ func (t *translator) gep(base pointer, elem air.Type, indices []air.Value) point
 					t.miss.add(CodeUnhandledInstruction, "getelementptr with a variable struct index")
 					return base
 				}
-				offs, _, lerr := structLayout(ct)
+				offs, _, lerr := air.StructLayout(ct)
 				if lerr != nil || int(ci.Bits) >= len(offs) {
 					t.miss.addf(CodeUnsupportedType, "layout of %s", ct)
 					return base
@@ -187,7 +187,7 @@ func (t *translator) gep(base pointer, elem air.Type, indices []air.Value) point
 				t.miss.addf(CodeUnhandledInstruction, "getelementptr into %s", cur)
 				return base
 			}
-			stride, err = allocSize(cur)
+			stride, err = air.AllocSize(cur)
 		}
 		if err != nil {
 			t.miss.addf(CodeUnsupportedType, "layout of %s", cur)
@@ -324,28 +324,28 @@ func (t *translator) load(p pointer, k uint64, ty air.Type, align uint64) spirv.
 		t.miss.add(CodeUnsupportedType, ty.String())
 		return t.b.Undef(t.typ(ty))
 	case *air.VectorType:
-		es, err := allocSize(ty.Elem)
+		es, err := air.AllocSize(ty.Elem)
 		if err != nil {
 			t.miss.addf(CodeUnsupportedType, "layout of %s", ty)
 			return t.b.Undef(t.typ(ty))
 		}
 		return t.loadElems(p, k, ty, ty.Elem, uint64(ty.Len), es, align)
 	case *air.ArrayType:
-		es, err := allocSize(ty.Elem)
+		es, err := air.AllocSize(ty.Elem)
 		if err != nil || ty.Len > 1024 {
 			t.miss.addf(CodeUnsupportedType, "load of %s", ty)
 			return t.b.Undef(t.typ(ty))
 		}
 		return t.loadElems(p, k, ty, ty.Elem, ty.Len, es, align)
 	case *air.StructType:
-		offs, _, err := structLayout(ty)
+		offs, _, err := air.StructLayout(ty)
 		if err != nil {
 			t.miss.addf(CodeUnsupportedType, "layout of %s", ty)
 			return t.b.Undef(t.typ(ty))
 		}
 		parts := make([]spirv.ID, len(ty.Fields))
 		for i, f := range ty.Fields {
-			a, _ := alignOf(f)
+			a, _ := air.AlignOf(f)
 			parts[i] = t.load(p, k+offs[i], f, a)
 		}
 		return t.f.Op(spirv.OpCompositeConstruct, t.typ(ty), parts...)
@@ -442,27 +442,27 @@ func (t *translator) store(p pointer, k uint64, ty air.Type, v spirv.ID, align u
 			t.miss.add(CodeUnsupportedType, ty.String())
 		}
 	case *air.VectorType:
-		es, err := allocSize(ty.Elem)
+		es, err := air.AllocSize(ty.Elem)
 		if err != nil {
 			t.miss.addf(CodeUnsupportedType, "layout of %s", ty)
 			return
 		}
 		t.storeElems(p, k, ty.Elem, v, uint64(ty.Len), es, align)
 	case *air.ArrayType:
-		es, err := allocSize(ty.Elem)
+		es, err := air.AllocSize(ty.Elem)
 		if err != nil || ty.Len > 1024 {
 			t.miss.addf(CodeUnsupportedType, "store of %s", ty)
 			return
 		}
 		t.storeElems(p, k, ty.Elem, v, ty.Len, es, align)
 	case *air.StructType:
-		offs, _, err := structLayout(ty)
+		offs, _, err := air.StructLayout(ty)
 		if err != nil {
 			t.miss.addf(CodeUnsupportedType, "layout of %s", ty)
 			return
 		}
 		for i, f := range ty.Fields {
-			a, _ := alignOf(f)
+			a, _ := air.AlignOf(f)
 			e := t.f.OpWords(spirv.OpCompositeExtract, t.typ(f), uint32(v), uint32(i))
 			t.store(p, k+offs[i], f, e, a)
 		}
@@ -507,7 +507,7 @@ func (t *translator) wordArray(sc spirv.StorageClass, n uint64, init ...spirv.ID
 }
 
 func (t *translator) allocaRoot(a *air.Alloca) *root {
-	size, err := allocSize(a.Elem)
+	size, err := air.AllocSize(a.Elem)
 	if err != nil {
 		t.miss.addf(CodeUnsupportedType, "alloca of %s", a.Elem)
 		return nil
@@ -594,7 +594,7 @@ func (t *translator) globalRoot(g *air.GlobalVariable) *root {
 		t.miss.add(CodeUnsupportedInterface, "address of function constant @"+g.Name)
 		return nil
 	}
-	size, err := allocSize(g.ValueType)
+	size, err := air.AllocSize(g.ValueType)
 	if err != nil || size > 1<<20 {
 		t.miss.addf(CodeUnsupportedType, "global of %s", g.ValueType)
 		return nil
@@ -657,7 +657,7 @@ func constBytes(c air.Constant, buf []byte) error {
 	case *air.ConstInt:
 		return put(c.Bits, (c.Typ.Bits+7)/8)
 	case *air.ConstFloat:
-		n, _ := storeSize(c.Typ)
+		n, _ := air.StoreSize(c.Typ)
 		return put(c.Bits, int(n))
 	case *air.ConstZero, *air.ConstNull, *air.ConstUndef, *air.ConstPoison:
 		return nil
@@ -665,13 +665,13 @@ func constBytes(c air.Constant, buf []byte) error {
 		var offs []uint64
 		switch ty := c.Typ.(type) {
 		case *air.StructType:
-			o, _, err := structLayout(ty)
+			o, _, err := air.StructLayout(ty)
 			if err != nil {
 				return err
 			}
 			offs = o
 		default:
-			es, err := allocSize(air.ElemType(ty))
+			es, err := air.AllocSize(air.ElemType(ty))
 			if err != nil {
 				return err
 			}

@@ -29,20 +29,20 @@ func TestLayout(t *testing.T) {
 		{&air.StructType{Fields: []air.Type{f32, v3}}, 32, 16},
 	}
 	for _, tc := range tests {
-		size, err := allocSize(tc.ty)
+		size, err := air.AllocSize(tc.ty)
 		if err != nil {
 			t.Fatalf("%s: %v", tc.ty, err)
 		}
-		align, _ := alignOf(tc.ty)
+		align, _ := air.AlignOf(tc.ty)
 		if size != tc.size || align != tc.align {
 			t.Errorf("%s: size %d align %d, want %d %d", tc.ty, size, align, tc.size, tc.align)
 		}
 	}
-	offs, _, _ := structLayout(&air.StructType{Fields: []air.Type{f32, v3, i8}})
+	offs, _, _ := air.StructLayout(&air.StructType{Fields: []air.Type{f32, v3, i8}})
 	if !reflect.DeepEqual(offs, []uint64{0, 16, 32}) {
 		t.Errorf("offsets %v", offs)
 	}
-	if _, err := allocSize(&air.StructType{Opaque: true}); err == nil {
+	if _, err := air.AllocSize(&air.StructType{Opaque: true}); err == nil {
 		t.Error("an opaque struct has a layout")
 	}
 }

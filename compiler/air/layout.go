@@ -1,49 +1,45 @@
-package translate
+package air
 
-import (
-	"fmt"
-
-	"github.com/airpipe/airpipe/compiler/air"
-)
+import "fmt"
 
 // Byte layout of LLVM types under AIR's datalayout: integers and floats are
 // naturally aligned (i1 takes a byte), pointers are 8 bytes, and a vector
 // is aligned to the power of two at or above its size (v96:128, v48:64), as
 // AIR's datalayout string lists. Struct fields are aligned unless packed.
 
-// storeSize is the number of bytes a value of t occupies when stored.
-func storeSize(t air.Type) (uint64, error) {
+// StoreSize is the number of bytes a value of t occupies when stored.
+func StoreSize(t Type) (uint64, error) {
 	switch t := t.(type) {
-	case *air.IntType:
+	case *IntType:
 		return uint64((t.Bits + 7) / 8), nil
-	case *air.FloatType:
+	case *FloatType:
 		switch t.Kind {
-		case air.Half, air.BFloat:
+		case Half, BFloat:
 			return 2, nil
-		case air.Float:
+		case Float:
 			return 4, nil
-		case air.Double:
+		case Double:
 			return 8, nil
 		}
-	case *air.PointerType:
+	case *PointerType:
 		return 8, nil
-	case *air.VectorType:
-		e, err := allocSize(t.Elem)
+	case *VectorType:
+		e, err := AllocSize(t.Elem)
 		if err != nil {
 			return 0, err
 		}
 		return e * uint64(t.Len), nil
-	case *air.ArrayType, *air.StructType:
-		return allocSize(t)
+	case *ArrayType, *StructType:
+		return AllocSize(t)
 	}
 	return 0, fmt.Errorf("no layout for %s", t)
 }
 
-// alignOf is t's ABI alignment in bytes.
-func alignOf(t air.Type) (uint64, error) {
+// AlignOf is t's ABI alignment in bytes.
+func AlignOf(t Type) (uint64, error) {
 	switch t := t.(type) {
-	case *air.VectorType:
-		s, err := storeSize(t)
+	case *VectorType:
+		s, err := StoreSize(t)
 		if err != nil {
 			return 0, err
 		}
@@ -52,15 +48,15 @@ func alignOf(t air.Type) (uint64, error) {
 			a <<= 1
 		}
 		return a, nil
-	case *air.ArrayType:
-		return alignOf(t.Elem)
-	case *air.StructType:
+	case *ArrayType:
+		return AlignOf(t.Elem)
+	case *StructType:
 		if t.Packed {
 			return 1, nil
 		}
 		a := uint64(1)
 		for _, f := range t.Fields {
-			fa, err := alignOf(f)
+			fa, err := AlignOf(f)
 			if err != nil {
 				return 0, err
 			}
@@ -68,36 +64,35 @@ func alignOf(t air.Type) (uint64, error) {
 		}
 		return a, nil
 	}
-	return storeSize(t)
+	return StoreSize(t)
 }
 
-// allocSize is the distance between consecutive values of t in memory.
-func allocSize(t air.Type) (uint64, error) {
+// AllocSize is the distance between consecutive values of t in memory.
+func AllocSize(t Type) (uint64, error) {
 	switch t := t.(type) {
-	case *air.ArrayType:
-		e, err := allocSize(t.Elem)
+	case *ArrayType:
+		e, err := AllocSize(t.Elem)
 		if err != nil {
 			return 0, err
 		}
 		return e * t.Len, nil
-	case *air.StructType:
-		offs, size, err := structLayout(t)
-		_ = offs
+	case *StructType:
+		_, size, err := StructLayout(t)
 		return size, err
 	}
-	s, err := storeSize(t)
+	s, err := StoreSize(t)
 	if err != nil {
 		return 0, err
 	}
-	a, err := alignOf(t)
+	a, err := AlignOf(t)
 	if err != nil {
 		return 0, err
 	}
-	return roundUp(s, a), nil
+	return RoundUp(s, a), nil
 }
 
-// structLayout returns each field's byte offset and the struct's alloc size.
-func structLayout(t *air.StructType) ([]uint64, uint64, error) {
+// StructLayout returns each field's byte offset and the struct's alloc size.
+func StructLayout(t *StructType) ([]uint64, uint64, error) {
 	if t.Opaque {
 		return nil, 0, fmt.Errorf("no layout for opaque %s", t)
 	}
@@ -105,25 +100,26 @@ func structLayout(t *air.StructType) ([]uint64, uint64, error) {
 	var off uint64
 	align := uint64(1)
 	for i, f := range t.Fields {
-		s, err := allocSize(f)
+		s, err := AllocSize(f)
 		if err != nil {
 			return nil, 0, err
 		}
 		a := uint64(1)
 		if !t.Packed {
-			if a, err = alignOf(f); err != nil {
+			if a, err = AlignOf(f); err != nil {
 				return nil, 0, err
 			}
 		}
-		off = roundUp(off, a)
+		off = RoundUp(off, a)
 		offs[i] = off
 		off += s
 		align = max(align, a)
 	}
-	return offs, roundUp(off, align), nil
+	return offs, RoundUp(off, align), nil
 }
 
-func roundUp(x, a uint64) uint64 {
+// RoundUp rounds x up to a multiple of a (a ≤ 1: x itself).
+func RoundUp(x, a uint64) uint64 {
 	if a <= 1 {
 		return x
 	}

@@ -57,6 +57,10 @@ type Counts struct {
 	RefusedReasons map[string]int64 `json:"refused_reasons"`
 	// Modules is the number of module rows the pipeline produced.
 	Modules int64 `json:"modules"`
+	// ModulesNotSelected counts the modules of the libraries read that a
+	// selection (run --only-failed, --library, --function) left out: they
+	// have no row.
+	ModulesNotSelected int64 `json:"modules_not_selected,omitempty"`
 	// CacheEntriesRefused counts stage-cache and reference-cache entries
 	// refused as damaged (a link, a FIFO, oversized, a checksum mismatch):
 	// each was a miss and recomputed, never a result.

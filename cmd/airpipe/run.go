@@ -14,6 +14,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -44,7 +45,9 @@ runs those again.
 Examples:
   airpipe run --out results ../shared/corpus
   airpipe run --jobs 8 --stage-jobs container=2 --timeout 2m --format json lib.metallib
-  airpipe run --stages container --progress plain ~/firmware/rootfs`
+  airpipe run --stages container --progress plain ~/firmware/rootfs
+  airpipe run --only-failed results --out results     # rerun last night's failures
+  airpipe run --library '*angle*' --function '^blit' ../shared/corpus`
 
 // exitEmpty is run's exit status when it found no library to measure.
 const exitEmpty = 4
@@ -76,6 +79,9 @@ type runOptions struct {
 	fusedRefs      bool
 	grid           string
 	allowEmpty     bool
+	onlyFailed     string
+	library        string
+	function       string
 }
 
 // bindRunFlags declares run's flags into o.
@@ -104,6 +110,9 @@ func bindRunFlags(fs *pflag.FlagSet, o *runOptions) {
 	fs.StringVar(&o.grid, "grid", "", "dispatch every compute kernel over GROUPS/THREADS, e.g. 2x2x1/2x2x1 (threadgroups per grid / threads per threadgroup; x Y and Z may be left out); empty: by the kernel's position dimensions (16 threads in a line, 4x4, or 4x4x2)")
 	fs.BoolVar(&o.fusedRefs, "fused-references", false, "also store, in --reference-cache, the fused-multiply-add reference of every module whose AIR permits contraction (for a GPU host without LLVM)")
 	fs.BoolVar(&o.allowEmpty, "allow-empty", false, "exit 0 even when the paths hold no Metal library (by default such a run exits 4 and is marked incomplete)")
+	fs.StringVar(&o.onlyFailed, "only-failed", "", "carry only the modules that failed in this previous run (a run directory, or a results directory's latest complete run), matched by library SHA-256 and function; with no PATH, the previous run's paths are walked")
+	fs.StringVar(&o.library, "library", "", "carry only libraries whose path (as the rows' source shows it) or base name matches this glob, e.g. '*angle*.metallib'")
+	fs.StringVar(&o.function, "function", "", "carry only functions whose name matches this regular expression (RE2, unanchored), e.g. '^blit'")
 	fs.DurationVar(&o.checkpoint, "checkpoint", 10*time.Second, "land written rows in a part file at least this often (a kill loses at most this much work)")
 }
 
@@ -117,7 +126,12 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 	if o.resume != "" {
 		return resumeRun(o, stdout, stderr)
 	}
-	if fs.NArg() == 0 {
+	runArgs, roots, err := resolveOnlyFailed(&o, append([]string{"run"}, args...), fs.Args(), stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "airpipe run: %v\n", err)
+		return 2
+	}
+	if len(roots) == 0 {
 		fmt.Fprintln(stderr, "airpipe run: no PATH given (see 'airpipe run --help')")
 		return 2
 	}
@@ -126,7 +140,7 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "airpipe run: %v\n", err)
 		return 2
 	}
-	if err := checkRoots(fs.Args()); err != nil {
+	if err := checkRoots(roots); err != nil {
 		fmt.Fprintf(stderr, "airpipe run: %v\n", err)
 		return 2
 	}
@@ -137,7 +151,7 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "airpipe run: --shard: %v\n", err)
 		return 2
 	}
-	return executeRun(ctx, o, runPlan{list: list, args: append([]string{"run"}, args...), roots: fs.Args(), shard: sh}, stdout, stderr)
+	return executeRun(ctx, o, runPlan{list: list, args: runArgs, roots: roots, shard: sh}, stdout, stderr)
 }
 
 // buildStages makes the run's stage list from the options: the built-in
@@ -262,6 +276,12 @@ type runPlan struct {
 
 func executeRun(ctx context.Context, o runOptions, plan runPlan, stdout, stderr io.Writer) int {
 	started := time.Now()
+	sel, err := newSelection(o)
+	if err != nil {
+		fmt.Fprintf(stderr, "airpipe run: %v\n", err)
+		return 2
+	}
+	var notSelected atomic.Int64
 	w := plan.writer
 	var meta analytics.RunMeta
 	if w == nil {
@@ -351,12 +371,15 @@ func executeRun(ctx context.Context, o runOptions, plan runPlan, stdout, stderr 
 			if code, ok := strings.CutPrefix(x.Verdict, stages.VerdictRefusedPrefix); ok {
 				refused.add(e.Provenance, code)
 			}
-			if len(finished) == 0 {
+			if len(finished) == 0 && sel.all() {
 				return x
 			}
 			keep := x.Items[:0]
 			for _, m := range x.Items {
-				if !finished[moduleID{m.Library.Source, int32(m.Index)}] {
+				switch {
+				case !sel.keep(m):
+					notSelected.Add(1)
+				case !finished[moduleID{m.Library.Source, int32(m.Index)}]:
 					keep = append(keep, m)
 				}
 			}
@@ -393,6 +416,7 @@ func executeRun(ctx context.Context, o runOptions, plan runPlan, stdout, stderr 
 	meta.Ended = time.Now()
 	meta.Interrupted = interrupted
 	meta.Counts = walk.counts(sum, prog)
+	meta.Counts.ModulesNotSelected = notSelected.Load()
 	meta.Counts.CacheEntriesRefused = stages.ReferenceCacheRefused() - refsRefused
 	if dirCache != nil {
 		meta.Counts.CacheEntriesRefused += dirCache.Damaged()
@@ -406,7 +430,8 @@ func executeRun(ctx context.Context, o runOptions, plan runPlan, stdout, stderr 
 	meta.Complete = !interrupted && engineErr == nil && wErr == nil
 	// Rows saying a *.metallib holds no library are no library found.
 	empty := meta.Complete && !o.allowEmpty && meta.Counts.LibrariesParsed == 0 && sum.total == sum.libraryFailures[stages.CodeNotALibrary]
-	if empty {
+	selectedNone := meta.Complete && !o.allowEmpty && !empty && !sel.all() && sum.total == 0
+	if empty || selectedNone {
 		// A run over nothing is no evidence: never passed off as complete.
 		meta.Complete = false
 	}
@@ -427,6 +452,9 @@ func executeRun(ctx context.Context, o runOptions, plan runPlan, stdout, stderr 
 	case empty:
 		fmt.Fprintf(stderr, "airpipe run: found no Metal library under %s (%d files seen: %d not libraries, %d refused); run marked incomplete; pass --allow-empty if that is expected\n",
 			strings.Join(plan.roots, ", "), meta.Counts.FilesSeen, meta.Counts.FilesNotLibraries, meta.Counts.FilesRefused)
+		status = exitEmpty
+	case selectedNone:
+		fmt.Fprintf(stderr, "airpipe run: the selection (--only-failed, --library, --function) kept none of the %d modules found; run marked incomplete; pass --allow-empty if that is expected\n", meta.Counts.ModulesNotSelected)
 		status = exitEmpty
 	}
 	if err := sum.print(stdout, meta, w.Dir(), o.jsonOut); err != nil {

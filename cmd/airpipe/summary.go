@@ -165,6 +165,9 @@ func (s *summary) print(w io.Writer, meta analytics.RunMeta, dir string, asJSON 
 		fmt.Fprintf(&b, "  refused %-40s %6d\n", r, c.RefusedReasons[r])
 	}
 	fmt.Fprintf(&b, "modules: %d (%d reused the stage work of an identical module or the cache)\n", s.total, s.reused)
+	if c.ModulesNotSelected > 0 {
+		fmt.Fprintf(&b, "  (%d more modules of these libraries were left out by --only-failed, --library or --function: no row)\n", c.ModulesNotSelected)
+	}
 	fmt.Fprintf(&b, "  %-40s %6d\n", "reached no stage", s.reached[""])
 	for _, st := range s.stages {
 		fmt.Fprintf(&b, "  %-40s %6d\n", "reached "+st+" (furthest)", s.reached[st])

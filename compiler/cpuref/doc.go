@@ -260,6 +260,15 @@
 // simdgroup, a shuffle of a lane outside it, quad-groups and simdgroup
 // matrices are KindSIMDGroup. Float sums and products are order-only.
 //
+// Pack and unpack (packops.go). air.unpack.{unorm,snorm}{4x8,2x16} are
+// Metal's c / (2^n − 1) and max(−1, c / (2^(n−1) − 1)), divided in double
+// and rounded once more to float or half, which is correctly rounded for
+// every code (tested exhaustively against math/big); air.pack.* are
+// intRTNE(clamp(x) · (2^n − 1)) with NaN → 0, the product in float as the
+// formula writes it. The sRGB forms go through powr, which Metal bounds
+// rather than defines, and are set aside (KindApproximate, naming the
+// operation). bfloat ↔ half widens to float exactly and rounds once.
+//
 // The harness defines __truncsfbf2 (float to bfloat, absent from libgcc
 // 12) with the rounding compiler/translate/ABI.md gives bfloat.
 package cpuref

@@ -29,6 +29,8 @@ var ExactOps = []string{
 	"air.sign: 1.0 for x > 0, -1.0 for x < 0, ±0 kept, 0.0 for a NaN (the Metal Shading Language's definition)",
 	"air.any / air.all of bool vectors: llvm.vector.reduce.or / and",
 	"air.abs.[su] of integers: llvm.abs (the most negative signed value is itself)",
+	"air.pack.{unorm,snorm}{4x8,2x16}.*, air.unpack.* (packops.go): Metal's normalized-integer conversions, c / (2^n − 1) and max(−1, c / (2^(n−1) − 1)) correctly rounded, intRTNE(clamp(x) · (2^n − 1)) with NaN → 0; the sRGB forms are approximate (powr)",
+	"air.convert.f.f16.f.bf16 / air.convert.f.bf16.f.f16 (packops.go): widen exactly to float, round once (fptrunc)",
 	"air.atomic.global.{add,sub,and,or,xor,min,max,xchg}.[su].i32, load, store: atomicrmw / load / store on the word (threads run one after another, so each is trivially atomic); air.atomic.local.* alike on threadgroup memory (threads switch only at barriers)",
 	"air.simd_*, air.is_uniform.*, air.simdgroup.barrier (simd.go): the lanes of a simdgroup meet at each call (Options.SIMDWidth); shuffles, broadcasts, reductions, prefix scans, ballots and votes with Metal's meaning (float sums and products are order-only)",
 	"air.wg.barrier (threadgroup.go): every thread of the group waits until all reach the same barrier; mem_flags order device (1), threadgroup (2) and texture (4) memory for the write-conflict check",
@@ -113,6 +115,11 @@ func defineOp(d declaration) (string, error) {
 		return "", notJudgeable(KindSIMDGroup, n, "%s works across a SIMD-group in a way the reference does not run (simdgroup matrices, async copies)", n)
 	case strings.HasPrefix(n, "air.normalize_function_constant"):
 		return normalizePredicate(d)
+	case isPackOp(n):
+		return packOp(d) // packops.go
+	}
+	if def, ok := bfloatHalfConvert(d); ok {
+		return def, nil
 	}
 	if isOrderOnly(plain) {
 		return orderOnlyOp(d, plain)

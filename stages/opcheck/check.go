@@ -10,6 +10,7 @@ import (
 
 	"github.com/airpipe/airpipe/compiler/air"
 	"github.com/airpipe/airpipe/compiler/bitcode"
+	"github.com/airpipe/airpipe/compiler/mathbound"
 	"github.com/airpipe/airpipe/compiler/translate"
 	"github.com/airpipe/airpipe/device"
 	"github.com/airpipe/airpipe/internal/proc"
@@ -64,11 +65,18 @@ type Runner struct {
 	// Break, when set, changes each result word before it is judged (a
 	// planted fault for tests).
 	Break func(op *Op, buffer int, words []uint64)
+	// BoundFor, when set, replaces BoundOf (a planted wrong bound, for
+	// tests).
+	BoundFor func(op *Op) Bound
 }
 
 // Check evaluates op on the runner's device and judges every result.
 func (r *Runner) Check(ctx context.Context, op *Op) *Result {
-	res := &Result{Op: op, Device: r.Name, Bound: BoundOf(op)}
+	b := BoundOf(op)
+	if r.BoundFor != nil {
+		b = r.BoundFor(op)
+	}
+	res := &Result{Op: op, Device: r.Name, Bound: b}
 	cases := Cases(op, r.Random, r.Seed)
 	for len(cases)%max(1, op.Args[0].Lanes) != 0 {
 		cases = append(cases, cases[len(cases)-1]) // whole invocations only
@@ -213,7 +221,7 @@ func judge(op *Op, cases [][]uint64, out [][]uint64, res *Result) {
 		for o, rt := range append([]Type{op.Ret}, op.Outs...) {
 			for c := range rt.Lanes {
 				got := out[o][i*rt.Lanes+c]
-				v := judgeOne(op, o, c, in, got)
+				v := judgeOne(op, res.Bound, o, c, in, got)
 				if v.undefined {
 					res.Undefined++
 					continue
@@ -244,7 +252,7 @@ func judge(op *Op, cases [][]uint64, out [][]uint64, res *Result) {
 		res.Detail = firstBeyond
 	}
 	switch {
-	case res.Bound.Kind == BoundNone:
+	case res.Bound.Kind == BoundNone || res.Bound.Kind == BoundUndefined:
 		res.Verdict = VerdictUnbounded
 	case res.Beyond > 0:
 		res.Verdict = VerdictFail
@@ -263,14 +271,14 @@ type verdict struct {
 // float ulp) so that a correctly rounded result next to a tie passes.
 const slack = 1e-6
 
-// judgeOne judges one element: output o (0 the return value), lane c.
-func judgeOne(op *Op, o, c int, in [][]uint64, got uint64) verdict {
+// judgeOne judges one element under bound b: output o (0 the return
+// value), lane c.
+func judgeOne(op *Op, b Bound, o, c int, in [][]uint64, got uint64) verdict {
 	rt := op.Ret
 	if o > 0 {
 		rt = op.Outs[o-1]
 	}
 	e := rt.Elem()
-	b := BoundOf(op)
 	var w want
 	var flushAlt *want
 	argFloats := func(flush bool) []float64 {
@@ -322,6 +330,13 @@ func judgeOne(op *Op, o, c int, in [][]uint64, got uint64) verdict {
 		for k := range x {
 			if f.isDenormal(x[k]) {
 				a := floatRef(fam, argFloats(true), f)
+				for _, v := range a.cands {
+					if op.Fast && (math.IsNaN(v) || math.IsInf(v, 0)) {
+						// Flushed (§8.5), the argument gives a NaN or an
+						// infinity, which fast math leaves undefined.
+						return verdict{undefined: true}
+					}
+				}
 				flushAlt = &a
 				break
 			}
@@ -338,11 +353,30 @@ func judgeOne(op *Op, o, c int, in [][]uint64, got uint64) verdict {
 				}
 			}
 		}
-		if b.Kind == BoundAbs && w.undefined == "" && !(x[0] >= b.Lo && x[0] <= b.Hi) {
-			b = Bound{Kind: BoundNone}
-		}
-		if b.Kind == BoundFormula {
-			b = Bound{Kind: BoundULP, ULP: b.Formula(x[0])}
+		whole := b.Kind
+		b = b.At(x) // a row's domain, pieces or formula at these arguments
+		switch {
+		case b.Kind == BoundUndefined && whole == BoundUndefined:
+			b = Bound{Kind: BoundNone} // the row is "Undefined": distances recorded, nothing judged
+		case b.Kind == BoundUndefined && w.undefined == "":
+			w.undefined = b.Source + ": undefined at these arguments"
+		case b.Kind == BoundComposed && w.undefined == "":
+			// A composition's admitted interval, flushing included, is
+			// compiler/mathbound's to compute.
+			mv := mathbound.Judge(fam, op.table(), x, decodeFloat(e, got))
+			switch {
+			case mv.Undefined != "":
+				return verdict{undefined: true}
+			case mv.Unbounded != "":
+				b = Bound{Kind: BoundNone}
+			default:
+				v := verdict{ulp: mv.ULP, abs: math.Abs(decodeFloat(e, got) - mv.Exact), beyond: !mv.Within, flushed: mv.Flushed,
+					want: fmt.Sprintf("%.9g in [%.9g, %.9g]", mv.Exact, mv.Lo, mv.Hi)}
+				if math.IsInf(v.ulp, 0) || math.IsNaN(v.abs) {
+					v.abs = math.Inf(1)
+				}
+				return v
+			}
 		}
 	}
 	if w.undefined != "" {

@@ -5,7 +5,8 @@
 // judges each result against the exact value computed in Go (float64,
 // math/big where a product must stay exact) within the operation's bound
 // from the Metal Shading Language specification's accuracy tables
-// (ops.go cites them). The result is one Row per operation and device:
+// (compiler/mathbound holds them, each row citing its table; ops.go adds
+// the functions defined by a formula). The result is one Row per operation and device:
 // cases, worst distance in ulps, bound, verdict (pass, fail, unbounded,
 // refused, error).
 package opcheck

@@ -5,6 +5,7 @@ import (
 	"math"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/airpipe/airpipe/corpus/corpustest"
@@ -106,20 +107,40 @@ func TestPlantedFaults(t *testing.T) {
 	}); res.Verdict != VerdictFail {
 		t.Errorf("sign(-0) = +0 not caught: %s", res.Verdict)
 	}
-	// A wrong bound: precise exp held to "correctly rounded" must fail
-	// where lavapipe is more than half an ulp off, and pass at its bound.
-	op, _ := ParseOp("air.exp.f32")
-	b := BoundOf(op)
-	if b.Kind != BoundULP || b.ULP != 4 {
-		t.Fatalf("precise exp bound %+v, want 4 ulp (Table 7.1)", b)
+	// A wrong bound: fast exp held to "correctly rounded", tighter than
+	// lavapipe's error, must fail where its own row (Table 8.2) passes.
+	op, _ := ParseOp("air.fast_exp.f32")
+	if b := BoundOf(op).At([]float64{1.5}); b.Kind != BoundULP || b.ULP != 6 {
+		t.Fatalf("fast exp bound at 1.5 %+v, want 3 + floor(|2x|) = 6 ulp (Table 8.2)", b)
 	}
-	res := check("air.exp.f32", nil)
+	res := check("air.fast_exp.f32", nil)
+	if res.Verdict != VerdictPass {
+		t.Fatalf("fast exp under its own row: %s %s", res.Verdict, res.Detail)
+	}
 	if res.WorstULP <= 0.5 {
-		t.Skipf("lavapipe's exp is within half an ulp here (%g): the tight bound cannot be shown failing", res.WorstULP)
+		t.Skipf("lavapipe's fast exp is within half an ulp here (%g): the tight bound cannot be shown failing", res.WorstULP)
+	}
+	r := &Runner{Dev: d, Name: "lavapipe", Random: 100, Seed: 2, BoundFor: func(*Op) Bound {
+		return Bound{Kind: BoundULP, ULP: 0.5, Text: "correctly rounded (planted)"}
+	}}
+	if res := r.Check(context.Background(), op); res.Verdict != VerdictFail {
+		t.Errorf("a bound tighter than the device's error not caught: %s (worst %g ulp)", res.Verdict, res.WorstULP)
 	}
 	v := distance(binary32, Bound{Kind: BoundULP, ULP: 0.5}, 1, float64(math.Nextafter32(1, 2)), false)
 	if !v.beyond {
 		t.Error("one ulp judged within correctly rounded")
+	}
+	// A composed row (fast pow: exp2(y*log2(x))): a device value 64 ulp
+	// off is beyond, and the detail names the arguments and the distance.
+	res = check("air.fast_pow.f32", func(op *Op, k int, w []uint64) {
+		for i := range w {
+			if i%5 == 1 && w[i]&0x7f800000 != 0x7f800000 && w[i]&0x7f800000 != 0 {
+				w[i] += 64
+			}
+		}
+	})
+	if res.Verdict != VerdictFail || res.WorstULP < 60 || !strings.Contains(res.Detail, "args (") {
+		t.Errorf("fast pow 64 ulp off not caught: %s %g %s", res.Verdict, res.WorstULP, res.Detail)
 	}
 }
 

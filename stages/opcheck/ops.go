@@ -2,8 +2,9 @@ package opcheck
 
 import (
 	"fmt"
-	"math"
 	"strings"
+
+	"github.com/airpipe/airpipe/compiler/mathbound"
 )
 
 // Op is one air.* math operation as a module declares it.
@@ -150,107 +151,51 @@ func (op *Op) Signature() string {
 	return op.Ret.LLVM() + " (" + strings.Join(a, ", ") + ")"
 }
 
-// BoundKind says how a bound judges a result.
-type BoundKind int
+// BoundKind says how a bound judges a result (compiler/mathbound).
+type BoundKind = mathbound.Kind
 
 // The kinds of bound.
 const (
 	// BoundExact: the result is the defined value (NaN for NaN, the sign of
 	// a zero included).
-	BoundExact BoundKind = iota
+	BoundExact = mathbound.Exact
 	// BoundULP: within ULP units in the last place of the exact value
-	// (0.5 is "correctly rounded").
-	BoundULP
-	// BoundAbs: within an absolute error Abs for arguments in [Lo, Hi];
-	// outside it the table states no bound.
-	BoundAbs
-	// BoundFormula: within an ULP count that depends on the argument.
-	BoundFormula
-	// BoundNone: the specification states no error bound (an operation
-	// "implemented as" a composition, or one no table lists).
-	BoundNone
+	// (0.5 is "correctly rounded"); a row whose count depends on the
+	// argument resolves to one through Bound.At.
+	BoundULP = mathbound.ULP
+	// BoundAbs: within an absolute error Abs (on a row's stated domain).
+	BoundAbs = mathbound.Abs
+	// BoundComposed: "Implemented as" a composition of other rows, judged
+	// by the interval of results the composition admits.
+	BoundComposed = mathbound.Composed
+	// BoundUndefined: the table says the result is undefined.
+	BoundUndefined = mathbound.Undefined
+	// BoundNone: the specification states no error bound (no row, or a
+	// composition compiler/mathbound does not evaluate).
+	BoundNone = mathbound.None
 )
 
 // Bound is an operation's accuracy as the Metal Shading Language states it.
-type Bound struct {
-	Kind   BoundKind
-	ULP    float64
-	Abs    float64
-	Lo, Hi float64
-	// Formula is the ULP bound of BoundFormula for the first argument.
-	Formula func(x float64) float64
-	// Text is the bound as a table row shows it; Source the table.
-	Text, Source string
-}
+type Bound = mathbound.Bound
 
-// Where the bounds come from. The Metal Shading Language specification,
-// section 7.4 "Floating-Point Accuracy" (Tables 7.1, 7.2 and 7.3 in the
-// MSL 2.x/3.x editions; Tables 36, 37 and 38 in the 2017 MSL 2.0 edition,
-// pages 164-165): the minimum accuracy of single precision with fast math
-// disabled, of single precision with fast math enabled, and of half
-// precision. Section 7.2 (INF, NaN and denormals): denormals passed in or
-// produced may be flushed to zero; with fast math NaN handling (and, per
-// the note below the tables, infinities) is undefined. Functions no table
-// lists take their definition from chapter 6 (clamp, saturate, sign and
-// mix in "Common Functions"; fmax3/fmin3 as fmax/fmin twice; dot in
-// "Geometric Functions", with no accuracy stated).
+// The accuracy tables themselves (MSL §8.4, Tables 8.1, 8.2 and 8.3; the
+// bfloat Tables 8.4 and 8.5 list no math function) are written once, in
+// compiler/mathbound, each row citing its table. Functions no table lists
+// take their definition from chapter 6 (clamp, saturate, sign and mix in
+// "Common Functions"; fmax3/fmin3 as fmax/fmin twice; dot in "Geometric
+// Functions", with no accuracy stated).
 const (
-	srcPrecise = "MSL §7.4 Table 7.1 (single, fast math off)"
-	srcFast    = "MSL §7.4 Table 7.2 (single, fast math on)"
-	srcHalf    = "MSL §7.4 Table 7.3 (half)"
 	srcCommon  = "MSL §6.2 common functions (definition)"
 	srcDefined = "definition (exact)"
 	srcNone    = "no stated bound"
 )
 
 func exact(src string) Bound { return Bound{Kind: BoundExact, Text: "0 ulp", Source: src} }
-func cr(src string) Bound {
-	return Bound{Kind: BoundULP, ULP: 0.5, Text: "correctly rounded", Source: src}
-}
-func ulps(n float64, src string) Bound {
-	return Bound{Kind: BoundULP, ULP: n, Text: fmt.Sprintf("<= %g ulp", n), Source: src}
-}
 func none(text string) Bound { return Bound{Kind: BoundNone, Text: text, Source: srcNone} }
 
-// preciseBounds is Table 7.1, the rows opcheck evaluates.
-var preciseBounds = map[string]Bound{
-	"fabs": exact(srcPrecise), "floor": cr(srcPrecise), "ceil": cr(srcPrecise), "trunc": cr(srcPrecise),
-	"rint": cr(srcPrecise), "round": cr(srcPrecise), "fract": cr(srcPrecise), "sqrt": cr(srcPrecise),
-	"rsqrt": ulps(2, srcPrecise), "exp": ulps(4, srcPrecise), "exp2": ulps(4, srcPrecise), "exp10": ulps(4, srcPrecise),
-	"log": ulps(4, srcPrecise), "log2": ulps(4, srcPrecise), "log10": ulps(4, srcPrecise),
-	"sin": ulps(4, srcPrecise), "cos": ulps(4, srcPrecise), "tan": ulps(6, srcPrecise), "sincos": ulps(4, srcPrecise),
-	"asin": ulps(4, srcPrecise), "acos": ulps(4, srcPrecise), "atan": ulps(5, srcPrecise), "atan2": ulps(6, srcPrecise),
-	"sinh": ulps(4, srcPrecise), "cosh": ulps(4, srcPrecise), "tanh": ulps(5, srcPrecise),
-	"pow": ulps(16, srcPrecise), "powr": ulps(16, srcPrecise), "fmax": exact(srcPrecise), "fmin": exact(srcPrecise),
-	"fmod": exact(srcPrecise), "fma": cr(srcPrecise),
-}
-
-// fastBounds is Table 7.2 where it differs from Table 7.1.
-var fastBounds = map[string]Bound{
-	"sin":    {Kind: BoundAbs, Abs: 0x1p-13, Lo: -math.Pi, Hi: math.Pi, Text: "abs err <= 2^-13 in [-pi, pi]", Source: srcFast},
-	"cos":    {Kind: BoundAbs, Abs: 0x1p-13, Lo: -math.Pi, Hi: math.Pi, Text: "abs err <= 2^-13 in [-pi, pi]", Source: srcFast},
-	"sincos": {Kind: BoundAbs, Abs: 0x1p-13, Lo: -math.Pi, Hi: math.Pi, Text: "abs err <= 2^-13 in [-pi, pi]", Source: srcFast},
-	"exp": {Kind: BoundFormula, Formula: func(x float64) float64 { return 3 + math.Floor(math.Abs(2*x)) },
-		Text: "<= 3+floor(|2x|) ulp", Source: srcFast},
-	"exp2": {Kind: BoundFormula, Formula: func(x float64) float64 { return 3 + math.Floor(math.Abs(2*x)) },
-		Text: "<= 3+floor(|2x|) ulp", Source: srcFast},
-	"acos": ulps(5, srcFast), "asin": ulps(5, srcFast), "atan": ulps(5, srcFast), "atan2": ulps(5, srcFast),
-	"rsqrt": ulps(2, srcFast),
-	"pow":   none("implemented as exp2(y*log2(x))"), "powr": none("implemented as exp2(y*log2(x))"),
-	"tan": none("implemented as sin(x)*(1/cos(x))"), "sqrt": none("implemented via rsqrt"),
-	"log": none("abs err in [0.5, 2], ulp outside"), "log2": none("abs err in [0.5, 2], ulp outside"),
-}
-
-// halfBounds is Table 7.3.
-var halfBounds = map[string]Bound{
-	"fabs": exact(srcHalf), "floor": cr(srcHalf), "ceil": cr(srcHalf), "trunc": cr(srcHalf), "rint": cr(srcHalf),
-	"round": cr(srcHalf), "fract": cr(srcHalf), "sqrt": cr(srcHalf), "rsqrt": ulps(1, srcHalf),
-	"exp": ulps(1, srcHalf), "exp2": ulps(1, srcHalf), "exp10": ulps(1, srcHalf), "log": ulps(1, srcHalf),
-	"log2": ulps(1, srcHalf), "log10": ulps(1, srcHalf), "sin": ulps(1, srcHalf), "cos": ulps(1, srcHalf),
-	"tan": ulps(1, srcHalf), "sincos": ulps(1, srcHalf), "asin": ulps(1, srcHalf), "acos": ulps(1, srcHalf), "atan": ulps(1, srcHalf),
-	"atan2": ulps(1, srcHalf), "sinh": ulps(1, srcHalf), "cosh": ulps(1, srcHalf), "tanh": ulps(1, srcHalf),
-	"pow": ulps(1, srcHalf), "powr": ulps(1, srcHalf), "fmax": exact(srcHalf), "fmin": exact(srcHalf),
-	"fmod": exact(srcHalf), "fma": cr(srcHalf),
+// table is the accuracy table of op's result type and variant.
+func (op *Op) table() mathbound.Table {
+	return mathbound.TableFor(op.Ret.Bits, op.Ret.Kind == 'b', op.Fast)
 }
 
 // definedBounds are the operations defined by a formula of exact steps or
@@ -276,17 +221,8 @@ func BoundOf(op *Op) Bound {
 		return Bound{Kind: BoundULP, ULP: 0.5, Text: "correctly rounded", Source: "MSL §7.7 normalized integer conversions"}
 	case op.Ret.Kind == 'i':
 		return exact("MSL §6.4 integer functions")
-	case op.Ret.Bits == 16:
-		if b, ok := halfBounds[op.Family]; ok {
-			return b
-		}
-	case op.Fast:
-		if b, ok := fastBounds[op.Family]; ok {
-			return b
-		}
-		fallthrough
-	default:
-		if b, ok := preciseBounds[op.Family]; ok {
+	case op.Ret.IsFloat():
+		if b := mathbound.Of(op.Family, op.table()); b.Kind != BoundNone {
 			return b
 		}
 	}

@@ -152,6 +152,8 @@ func (t *translator) bindInput(arg *air.Argument, b air.Binding, location *int) 
 			t.bindTexture(arg, b)
 		case "air.sampler":
 			t.bindSampler(arg, b)
+		case "air.render_target":
+			t.bindRenderTargetInput(arg, b) // programmable blending (fbfetch.go)
 		case "air.fragment_input", "air.vertex_input":
 			loc := *location
 			if b.Role == "air.vertex_input" {

@@ -51,8 +51,8 @@ func TestOutputKeys(t *testing.T) {
 }
 
 // TestRefusedParameterCountedOnce: a parameter whose binding is refused (a
-// render target read as a fragment input) is named once, by its key; its
-// uses read undef and add no finding of their own.
+// render target beyond the eight colour attachments read as a fragment input)
+// is named once; its uses read undef and add no finding of their own.
 func TestRefusedParameterCountedOnce(t *testing.T) {
 	text, err := os.ReadFile(filepath.Join("testdata", "fragment_depth.ll"))
 	if err != nil {
@@ -62,13 +62,13 @@ func TestRefusedParameterCountedOnce(t *testing.T) {
 	if !strings.Contains(string(text), input) {
 		t.Fatal("the fixture's half varying is not as the test expects")
 	}
-	edited := strings.Replace(string(text), input, `!9 = !{i32 3, !"air.render_target", i32 0, !"air.arg_type_name", !"half2", !"air.arg_name", !"h"}`, 1)
+	edited := strings.Replace(string(text), input, `!9 = !{i32 3, !"air.render_target", i32 9, !"air.arg_type_name", !"half2", !"air.arg_name", !"h"}`, 1)
 	_, err = translateText(t, edited)
 	var me *MissingError
 	if !errors.As(err, &me) {
 		t.Fatalf("got %v, want a refusal", err)
 	}
-	want := []Finding{{CodeUnsupportedInterface, "air.render_target"}}
+	want := []Finding{{CodeUnsupportedInterface, "air.render_target input 9"}}
 	if !reflect.DeepEqual(me.Missing, want) {
 		t.Fatalf("findings %v, want only %v", me.Missing, want)
 	}

@@ -170,7 +170,7 @@ func (t *translator) intrinsic(c *air.Call, name string) (spirv.ID, bool) {
 	}
 	op, rest := splitName(name)
 	switch {
-	case strings.HasPrefix(op, "sample_") || strings.HasPrefix(op, "read_texture") || strings.HasPrefix(op, "write_texture") || strings.HasPrefix(op, "get_"):
+	case strings.HasPrefix(op, "sample_") || strings.HasPrefix(op, "read_texture") || strings.HasPrefix(op, "write_texture") || strings.HasPrefix(op, "get_") || strings.HasPrefix(op, "gather_texture_2d"):
 		return t.texture(c, op, rest)
 	case op == "convert":
 		return t.convert(c, rest)

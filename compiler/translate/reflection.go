@@ -17,6 +17,9 @@ type Reflection struct {
 	Inputs []Varying `json:"inputs,omitempty"`
 	// Workgroup is the compute workgroup-size policy (kernels only).
 	Workgroup *Workgroup `json:"workgroup,omitempty"`
+	// InputAttachments are the colour attachments a fragment function reads
+	// (programmable blending, ABI.md): each must also be bound as an input attachment.
+	InputAttachments []InputAttachment `json:"input_attachments,omitempty"`
 	// Threadgroup lists the threadgroup memory arguments, sized at dispatch.
 	Threadgroup []ThreadgroupMemory `json:"threadgroup,omitempty"`
 	// Capabilities are the SPIR-V capabilities the module declares.
@@ -45,7 +48,8 @@ type SpecConstant struct {
 type Binding struct {
 	Set     int `json:"set"`
 	Binding int `json:"binding"`
-	// Kind is "storage-buffer", "sampled-image", "sampler" or "storage-image".
+	// Kind is "storage-buffer", "sampled-image", "sampler", "storage-image" or
+	// "input-attachment" (a colour attachment read by a fragment function).
 	Kind string `json:"kind"`
 	// Metal is the AIR role and index the binding came from ("air.buffer 0").
 	Metal string `json:"metal"`

@@ -42,6 +42,8 @@ func (t *translator) texture(c *air.Call, op string, rest []string) (spirv.ID, b
 	switch {
 	case strings.HasPrefix(op, "sample_"):
 		return t.sample(c, r, op)
+	case op == "gather_texture_2d" || op == "gather_texture_2d_array":
+		return t.gather(c, r, op) // gather.go
 	case strings.HasPrefix(op, "read_texture"):
 		return t.readTexture(c, r)
 	case strings.HasPrefix(op, "write_texture"):

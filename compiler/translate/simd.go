@@ -77,12 +77,15 @@ var subgroupArith = map[string]subgroupOp{
 
 // isSIMDOp reports the air.* operations simd lowers.
 func isSIMDOp(op string) bool {
-	return strings.HasPrefix(op, "simd_") || strings.HasPrefix(op, "quad_") || op == "simdgroup.barrier" || op == "is_uniform"
+	return isSIMDMatrixOp(op) || strings.HasPrefix(op, "simd_") || strings.HasPrefix(op, "quad_") || op == "simdgroup.barrier" || op == "is_uniform"
 }
 
 // simd lowers a SIMD-group or quad-group function; false means the name (or
 // its signature) has no lowering.
 func (t *translator) simd(c *air.Call, op string, rest []string) (spirv.ID, bool) {
+	if isSIMDMatrixOp(op) {
+		return t.simdMatrix(c, op) // simdmatrix.go
+	}
 	switch op {
 	case "simdgroup.barrier":
 		return t.simdBarrier(c)

@@ -169,6 +169,7 @@ func (t *translator) emitEntry() {
 // current (entry) block, which it ends with a branch to fn's first block.
 func (t *translator) emitBody(fn *air.Function) {
 	t.fn = fn
+	t.checkSIMDMatrices(fn)
 	t.pending = nil
 	succ := make([][]int, len(fn.Blocks))
 	for i, bl := range fn.Blocks {

@@ -34,6 +34,9 @@ func (t *translator) typ(ty air.Type) spirv.ID {
 	case *air.PointerType:
 		return t.u32
 	case *air.VectorType:
+		if id, ok := t.simdMatrixType(ty); ok {
+			return id // simdmatrix.go
+		}
 		if ty.Len >= 2 && ty.Len <= 4 && !ty.Scalable {
 			if _, ptr := ty.Elem.(*air.PointerType); !ptr {
 				return t.b.TypeVector(t.typ(ty.Elem), uint32(ty.Len))
@@ -69,6 +72,10 @@ func (t *translator) value(v air.Value) spirv.ID {
 	}
 	if p, ok := t.ptrs[v]; ok {
 		return p.off
+	}
+	if _, ok := t.objs[v]; ok {
+		t.miss.add(CodeUnhandledInstruction, "texture object used as a value")
+		return t.b.Undef(t.u32)
 	}
 	switch v := v.(type) {
 	case air.Constant:

@@ -202,7 +202,11 @@ func (p *computePipeline) makeLayout(bindings []spirvBinding, push bool, stages 
 			if dynamic0 && set == 0 && b.Binding == 0 && t == vk.DescriptorTypeStorageBuffer {
 				t = vk.DescriptorTypeStorageBufferDynamic
 			}
-			bs = append(bs, vk.DescriptorSetLayoutBinding{Binding: b.Binding, DescriptorType: t, DescriptorCount: b.Count, StageFlags: stages})
+			sf := stages
+			if t == vk.DescriptorTypeInputAttachment {
+				sf = vk.ShaderStageFragment // Vulkan allows input attachments in no other stage
+			}
+			bs = append(bs, vk.DescriptorSetLayoutBinding{Binding: b.Binding, DescriptorType: t, DescriptorCount: b.Count, StageFlags: sf})
 		}
 		arr := vk.NewArray[vk.DescriptorSetLayoutBinding](a, len(bs))
 		copy(arr, bs)

@@ -17,6 +17,13 @@ type DrawTarget struct {
 	// Clear is what the attachment holds before the draw: VkClearColorValue's four 32-bit
 	// words, read as the format's numeric type (float, int or uint).
 	Clear [4]uint32
+	// Input marks a target the shader also reads as input attachment <its location>
+	// (programmable blending): the draw then runs in a render pass (inputattach.go) and the
+	// shader reads Clear. FragmentTargets sets it for every input attachment the shader has.
+	Input bool
+	// NoWrite leaves the target unwritten (colour write mask 0): a target the shader reads
+	// but has no output for.
+	NoWrite bool
 }
 
 // DrawArgs are one full-screen draw of a fragment shader.
@@ -63,7 +70,9 @@ type drawImage struct {
 // nil for a location without an attachment). A generated vertex shader (fullScreenVertex)
 // draws one triangle covering the viewport (z 0.5, w 1, so FragCoord is (x+0.5, y+0.5, 0.5, 1))
 // and gives each fragment input its constant from Inputs. The attachments start as their
-// Clear value, are rendered with dynamic rendering, and are copied to host-visible buffers.
+// Clear value, are rendered with dynamic rendering (in a render pass when a target is marked
+// Input: the shader reads it as an input attachment, inputattach.go), and are copied to
+// host-visible buffers.
 // With DrawArgs.Depth the draw also has a depth attachment, copied into Depth (see its doc).
 //
 // Misuse is an *ArgumentError; a device without a graphics queue or dynamic rendering wraps
@@ -104,6 +113,13 @@ func (d *Device) Draw(ctx context.Context, frag []byte, entry string, x DrawArgs
 		if masks[i] == 0 {
 			masks[i] = vk.ColorComponentAll
 		}
+		if t.NoWrite {
+			masks[i] = 0
+		}
+	}
+	inputs, err := checkInputTargets(fm, x.Targets)
+	if err != nil {
+		return nil, err
 	}
 	vert, err := fullScreenVertex(fm, fe, x.Inputs)
 	if err != nil {
@@ -112,27 +128,24 @@ func (d *Device) Draw(ctx context.Context, frag []byte, entry string, x DrawArgs
 	if err := d.enter(); err != nil {
 		return nil, err
 	}
-	p, err := ld.newGraphicsPipeline(graphicsDesc{vert: vert, vertEntry: "main", frag: fm.words, fragEntry: fe.Name,
-		bindings: fm.bindings, formats: formats, masks: masks, spec: mergeSpec(nil, x.Specialization), depth: x.Depth != nil}, false)
-	if err != nil {
-		d.leave()
-		return nil, err
-	}
 	imgs := make([]*drawImage, len(x.Targets))
 	var depth *drawImage
+	var rp *renderPass
+	p := &computePipeline{dev: ld}
 	release := func() {
 		for _, im := range append(imgs, depth) {
 			if im != nil {
 				ld.destroyImage(im)
 			}
 		}
+		rp.destroy(ld)
 		p.destroy()
 	}
 	for i, t := range x.Targets {
 		if t.Format == FormatUndefined {
 			continue
 		}
-		im, err := d.newDrawImage(t.Format, x.Width, x.Height)
+		im, err := d.newTargetImage(t, x.Width, x.Height)
 		if im != nil {
 			imgs[i] = im
 		}
@@ -150,9 +163,26 @@ func (d *Device) Draw(ctx context.Context, frag []byte, entry string, x DrawArgs
 			return nil, err
 		}
 	}
+	var pass uint64
+	if len(inputs) > 0 {
+		if rp, err = ld.newRenderPass(x.Targets, imgs, depth, x.Width, x.Height); err != nil {
+			release()
+			d.leave()
+			return nil, err
+		}
+		pass = rp.pass
+	}
+	gp, err := ld.newGraphicsPipeline(graphicsDesc{vert: vert, vertEntry: "main", frag: fm.words, fragEntry: fe.Name,
+		bindings: fm.bindings, formats: formats, masks: masks, spec: mergeSpec(nil, x.Specialization), depth: x.Depth != nil, renderPass: pass}, false)
+	if err != nil {
+		release()
+		d.leave()
+		return nil, err
+	}
+	*p = *gp
 	d.leave()
 	if err := d.submitWait(ctx, x.Timing, func(enc *Encoder) error {
-		return d.recordDraw(enc, p, fm.bindings, imgs, depth, x, begin, end)
+		return d.recordDraw(enc, p, fm.bindings, imgs, depth, x, begin, end, rp, inputs)
 	}, release); err != nil {
 		return nil, err
 	}
@@ -300,14 +330,47 @@ func imageBarrier(ld *logical, cmd uintptr, imgs []*drawImage, srcStage, dstStag
 
 // recordDraw records the draw and the copies of its attachments (depth: when not nil) into
 // the open command buffer.
-func (d *Device) recordDraw(enc *Encoder, p *computePipeline, bindings []spirvBinding, imgs []*drawImage, depth *drawImage, x DrawArgs, begin, end uintptr) error {
+func (d *Device) recordDraw(enc *Encoder, p *computePipeline, bindings []spirvBinding, imgs []*drawImage, depth *drawImage, x DrawArgs, begin, end uintptr,
+	rp *renderPass, inputs []inputAttachment) error {
 	a := vk.GetArena()
 	defer vk.PutArena(a)
-	cmd, sets, err := d.graphicsPrologue(enc, a, p, bindings, x.Bindings)
+	cmd, sets, err := d.graphicsPrologue(enc, a, p, withoutInputAttachments(bindings), x.Bindings)
 	if err != nil {
 		return err
 	}
 	ld := d.dev
+	layout := uint32(vk.ImageLayoutColorAttach)
+	if rp != nil {
+		// Input attachments: a render pass, the targets in GENERAL (inputattach.go).
+		ld.writeInputAttachments(sets, inputs, imgs)
+		d.recordRenderPass(cmd, a, rp, p, sets, imgs, depth, x)
+		layout = vk.ImageLayoutGeneral
+	} else {
+		recordRendering(ld, a, cmd, p, sets, imgs, depth, x, begin, end)
+	}
+	imageBarrier(ld, cmd, imgs, vk.PipelineStageColorAttachmentOutput, vk.PipelineStageTransfer, vk.AccessColorAttachmentWrite, vk.AccessTransferRead,
+		layout, vk.ImageLayoutTransferSrc)
+	for _, im := range imgs {
+		if im == nil {
+			continue
+		}
+		r := vk.New[vk.BufferImageCopy](a)
+		r.ImageSubresource = [4]uint32{vk.ImageAspectColor, 0, 0, 1}
+		r.ImageExtent = vk.Extent3D{Width: x.Width, Height: x.Height, Depth: 1}
+		vk.Call(ld.draw.CmdCopyImageToBuffer, cmd, uintptr(im.image), vk.ImageLayoutTransferSrc, uintptr(im.readback.buffer), 1, vk.Addr(r))
+	}
+	if depth != nil {
+		recordDepthCopy(ld, cmd, depth, x.Width, x.Height)
+	}
+	barrier(ld, cmd, vk.PipelineStageTransfer|vk.PipelineStageFragmentShader, vk.PipelineStageHost,
+		vk.AccessTransferWrite|vk.AccessShaderWrite, vk.AccessHostRead)
+	return nil
+}
+
+// recordRendering records the draw with dynamic rendering: the targets' (and depth's) move
+// to their attachment layouts, the rendering with its clears, the pipeline and its sets, the
+// triangle.
+func recordRendering(ld *logical, a *vk.Arena, cmd uintptr, p *computePipeline, sets []uint64, imgs []*drawImage, depth *drawImage, x DrawArgs, begin, end uintptr) {
 	imageBarrier(ld, cmd, imgs, vk.PipelineStageTopOfPipe, vk.PipelineStageColorAttachmentOutput, 0, vk.AccessColorAttachmentWrite,
 		vk.ImageLayoutUndefined, vk.ImageLayoutColorAttach)
 	if depth != nil {
@@ -339,23 +402,6 @@ func (d *Device) recordDraw(enc *Encoder, p *computePipeline, bindings []spirvBi
 	bindGraphics(ld, a, cmd, p, sets, ri.RenderArea)
 	vk.Call(ld.draw.CmdDraw, cmd, 3, 1, 0, 0)
 	vk.Call(end, cmd)
-	imageBarrier(ld, cmd, imgs, vk.PipelineStageColorAttachmentOutput, vk.PipelineStageTransfer, vk.AccessColorAttachmentWrite, vk.AccessTransferRead,
-		vk.ImageLayoutColorAttach, vk.ImageLayoutTransferSrc)
-	for _, im := range imgs {
-		if im == nil {
-			continue
-		}
-		r := vk.New[vk.BufferImageCopy](a)
-		r.ImageSubresource = [4]uint32{vk.ImageAspectColor, 0, 0, 1}
-		r.ImageExtent = vk.Extent3D{Width: x.Width, Height: x.Height, Depth: 1}
-		vk.Call(ld.draw.CmdCopyImageToBuffer, cmd, uintptr(im.image), vk.ImageLayoutTransferSrc, uintptr(im.readback.buffer), 1, vk.Addr(r))
-	}
-	if depth != nil {
-		recordDepthCopy(ld, cmd, depth, x.Width, x.Height)
-	}
-	barrier(ld, cmd, vk.PipelineStageTransfer|vk.PipelineStageFragmentShader, vk.PipelineStageHost,
-		vk.AccessTransferWrite|vk.AccessShaderWrite, vk.AccessHostRead)
-	return nil
 }
 
 // FragmentTargets gives, per colour output location of the fragment entry point entry, the
@@ -402,5 +448,5 @@ func FragmentTargets(spirv []byte, entry string) ([]DrawTarget, error) {
 		}
 		out[v.Location] = DrawTarget{Format: f, Mask: 1<<n - 1}
 	}
-	return out, nil
+	return markInputTargets(m, out) // input attachments (inputattach.go)
 }

@@ -45,7 +45,7 @@ func (d *Device) stageModule(op string, spirv []byte, model uint32, stage, entry
 	if m.pushConstants {
 		return nil, spirvEntry{}, argErr(op, -1, "the %s shader has push constants, which %s does not give", strings.ToLower(stage), op)
 	}
-	if err := d.checkBindings(op, m.bindings, bindings); err != nil {
+	if err := d.checkBindings(op, withoutInputAttachments(m.bindings), bindings); err != nil { // Draw binds input attachments (inputattach.go)
 		return nil, spirvEntry{}, err
 	}
 	if err := checkSpec(op, m, spec, nil); err != nil {

@@ -159,6 +159,7 @@ type graphicsDesc struct {
 	masks                []uint32          // per attachment colour write mask; nil: all components
 	spec                 map[uint32]uint32 // specialization (SpecId -> word) of both stages
 	depth                bool              // a D32_SFLOAT depth attachment, test ALWAYS, writes on
+	renderPass           uint64            // when not 0: built for subpass 0 of this render pass, not dynamic rendering
 }
 
 func (d *logical) newGraphicsPipeline(g graphicsDesc, capture bool) (_ *computePipeline, err error) {
@@ -251,6 +252,9 @@ func (d *logical) newGraphicsPipeline(g graphicsDesc, capture bool) (_ *computeP
 	ci := vk.New[vk.GraphicsPipelineCreateInfo](a)
 	ci.SType = vk.StructureTypeGraphicsPipelineCreateInfo
 	ci.PNext = vk.Addr(ri)
+	if g.renderPass != 0 {
+		ci.PNext, ci.RenderPass = 0, g.renderPass // input attachments (inputattach.go)
+	}
 	if capture {
 		ci.Flags = vk.PipelineCreateCaptureStatistics
 	}

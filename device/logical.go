@@ -14,8 +14,9 @@ type logical struct {
 	phys    *physical
 	handle  uintptr
 	fns     vk.DeviceFns
-	draw    vk.DrawFns    // image and drawing functions (draw.go)
-	tex     vk.TextureFns // sampler and image-clearing functions (texture.go)
+	draw    vk.DrawFns       // image and drawing functions (draw.go)
+	tex     vk.TextureFns    // sampler and image-clearing functions (texture.go)
+	rp      vk.RenderPassFns // render passes, for draws reading input attachments (inputattach.go)
 	queue   uintptr
 	queueMu sync.Mutex
 
@@ -139,6 +140,9 @@ func openLogical(p *physical) (*logical, error) {
 		return vk.Call(in.fns.GetDeviceProcAddr, d.handle, a.CString(name))
 	})
 	vk.LoadFns(&d.tex, func(name string) uintptr {
+		return vk.Call(in.fns.GetDeviceProcAddr, d.handle, a.CString(name))
+	})
+	vk.LoadFns(&d.rp, func(name string) uintptr {
 		return vk.Call(in.fns.GetDeviceProcAddr, d.handle, a.CString(name))
 	})
 	d.cubeArray = *u32(f2, offImageCubeArray) != 0

@@ -38,7 +38,7 @@ func TestGoldenSPIRV(t *testing.T) {
 	if _, err := exec.LookPath("spirv-as"); err != nil {
 		t.Skip("spirv-as (Debian: spirv-tools) not installed")
 	}
-	for _, name := range []string{"gid3", "argmul", "invalid", "vert", "frag", "drawfrag", "capvert", "texsample", "texfrag", "texvert", "texstore", "spec", "specfrag", "specvert", "depthfrag", "colourfrag"} {
+	for _, name := range []string{"gid3", "argmul", "invalid", "vert", "frag", "drawfrag", "capvert", "texsample", "texfrag", "texvert", "texstore", "spec", "specfrag", "specvert", "depthfrag", "colourfrag", "blendfrag"} {
 		golden, err := os.ReadFile(filepath.Join("testdata", name+".spv"))
 		if err != nil {
 			t.Fatal(err)

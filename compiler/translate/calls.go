@@ -24,6 +24,7 @@ type funcState struct {
 	ptrs       map[air.Value]pointer
 	res        map[air.Value]*resource
 	roots      map[air.Value]*root
+	objs       map[air.Value]*object // texture and sampler objects (objects.go)
 	plan       *cfgPlan
 	entryLabel []spirv.ID
 	exitLabel  []spirv.ID
@@ -68,7 +69,14 @@ func (t *translator) callDefined(c *air.Call, callee *air.Function) {
 	fmt.Fprintf(&key, "%p", callee)
 	ptrs := make([]pointer, len(c.Args))
 	ress := make([]*resource, len(c.Args))
+	objs := make([]*object, len(c.Args))
 	for i, a := range c.Args {
+		if o := t.object(a); o != nil {
+			objs[i] = o
+			key.WriteString(",o")
+			o.key(&key)
+			continue
+		}
 		if r := t.resource(a); r != nil {
 			ress[i] = r
 			fmt.Fprintf(&key, ",r%p", r)
@@ -87,13 +95,13 @@ func (t *translator) callDefined(c *air.Call, callee *air.Function) {
 	}
 	fnID, ok := t.specs[key.String()]
 	if !ok {
-		fnID = t.emitCallee(callee, ptrs, ress)
+		fnID = t.emitCallee(callee, ptrs, ress, objs)
 		t.specs[key.String()] = fnID
 	}
 	ops := []uint32{uint32(fnID)}
 	for i, a := range c.Args {
 		switch {
-		case ress[i] != nil:
+		case ress[i] != nil, objs[i] != nil:
 		case isPointer(a.Type()):
 			ops = append(ops, uint32(ptrs[i].off))
 		default:
@@ -113,7 +121,7 @@ func (t *translator) undefCall(c *air.Call) {
 }
 
 // emitCallee emits one specialisation of callee and returns its id.
-func (t *translator) emitCallee(callee *air.Function, ptrs []pointer, ress []*resource) spirv.ID {
+func (t *translator) emitCallee(callee *air.Function, ptrs []pointer, ress []*resource, objs []*object) spirv.ID {
 	saved := t.funcState
 	defer func() { t.funcState = saved }()
 	t.active[callee] = true
@@ -123,7 +131,7 @@ func (t *translator) emitCallee(callee *air.Function, ptrs []pointer, ress []*re
 	var params []spirv.ID
 	for i, a := range callee.Args {
 		switch {
-		case ress[i] != nil:
+		case ress[i] != nil, objs[i] != nil:
 		case isPointer(a.Type()):
 			params = append(params, t.u32)
 		default:
@@ -136,9 +144,12 @@ func (t *translator) emitCallee(callee *air.Function, ptrs []pointer, ress []*re
 	t.ptrs = map[air.Value]pointer{}
 	t.res = map[air.Value]*resource{}
 	t.roots = map[air.Value]*root{}
+	t.objs = map[air.Value]*object{}
 	t.isEntry = false
 	for i, a := range callee.Args {
 		switch {
+		case objs[i] != nil:
+			t.objs[a] = objs[i]
 		case ress[i] != nil:
 			t.res[a] = ress[i]
 		case isPointer(a.Type()):

@@ -73,7 +73,7 @@ func (t *translator) runStaticInits() {
 	for _, si := range list {
 		id, ok := t.specs[si.fn.Name+"#ctor"]
 		if !ok {
-			id = t.emitCallee(si.fn, nil, nil)
+			id = t.emitCallee(si.fn, nil, nil, nil)
 			t.specs[si.fn.Name+"#ctor"] = id
 		}
 		t.f.OpWords(spirv.OpFunctionCall, void, uint32(id))

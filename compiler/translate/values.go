@@ -73,6 +73,10 @@ func (t *translator) value(v air.Value) spirv.ID {
 	if p, ok := t.ptrs[v]; ok {
 		return p.off
 	}
+	if _, ok := t.objs[v]; ok {
+		t.miss.add(CodeUnhandledInstruction, "texture object used as a value")
+		return t.b.Undef(t.u32)
+	}
 	switch v := v.(type) {
 	case air.Constant:
 		if isPointer(v.Type()) {

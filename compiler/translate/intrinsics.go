@@ -149,6 +149,9 @@ func (t *translator) call(c *air.Call) {
 		intrinsic = t.bfIntrinsic // only those that know bfloat's representation
 	}
 	id, ok := intrinsic(c, name)
+	if ok {
+		t.traceCall(c, name, id) // instrumentation mode only (trace.go)
+	}
 	if !ok {
 		t.miss.add(CodeUnhandledIntrinsic, name)
 		if air.HasResult(c) && !isPointer(c.Type()) {

@@ -17,6 +17,9 @@ type Output struct {
 	Reflection Reflection `json:"reflection"`
 	// Entry is the SPIR-V entry point's name.
 	Entry string `json:"entry"`
+	// Trace is the trace buffer of an instrumented translation
+	// (TranslateTraced), else nil.
+	Trace *Trace `json:"trace,omitempty"`
 }
 
 // Translate lowers entry point ep of module m to one SPIR-V module for
@@ -34,6 +37,9 @@ type options struct {
 	// keepCrossing leaves values whose uses the plan no longer dominates in
 	// registers, so that tests can see the validator reject them.
 	keepCrossing bool
+	// trace, when above 0, instruments the translation with this many
+	// trace records per invocation (trace.go).
+	trace int
 }
 
 func translate(m *air.Module, ep air.EntryPoint, opts options) (*Output, error) {
@@ -73,7 +79,14 @@ func translate(m *air.Module, ep air.EntryPoint, opts options) (*Output, error) 
 		return nil, fmt.Errorf("translate @%s: %w", name, err)
 	}
 	data := spirv.WordsToBytes(words)
-	return &Output{SPIRV: data, Reflection: t.refl, Entry: name}, nil
+	out := &Output{SPIRV: data, Reflection: t.refl, Entry: name}
+	if opts.trace > 0 {
+		out.Trace = &Trace{Binding: TraceBinding, Capacity: opts.trace}
+		if t.tr != nil {
+			out.Trace = t.tr.info
+		}
+	}
+	return out, nil
 }
 
 // translator holds the state of one entry point's translation.
@@ -106,6 +119,8 @@ type translator struct {
 	fcs map[*air.GlobalVariable]*fnConst
 	// subgroupVars are the subgroup built-in inputs simd.go declared.
 	subgroupVars map[spirv.BuiltIn]spirv.ID
+	// tr is instrumentation mode's state (trace.go), nil until a traced call.
+	tr *tracer
 	// refusedArgs are the entry point's parameters whose binding was
 	// refused by a finding (bindInputs): their uses read undef and add no
 	// finding of their own, so the refusal is counted once, by its name.

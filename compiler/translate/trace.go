@@ -1,0 +1,218 @@
+package translate
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/airpipe/airpipe/compiler/air"
+	"github.com/airpipe/airpipe/compiler/spirv"
+)
+
+// Instrumentation mode (TranslateTraced), for the emulator stage only: the
+// translated kernel also stores, for every call of an air.* operation whose
+// result Metal does not define to the bit (TracedFamilies), the call's
+// operands and result into an extra storage buffer, so that each device
+// value can be checked against the operation's bound (compiler/mathbound)
+// and, later, substituted into the reference.
+//
+// The trace buffer is a storage buffer `struct { uint words[]; }` at set 0,
+// binding TraceBinding. Invocation i (its linear index in the grid,
+// gid.x + W·(gid.y + H·gid.z) with W×H×D the grid's size in threads) owns the
+// Trace.InvocationWords() words from word i·InvocationWords(): word 0 is the
+// number of traced calls the invocation made, then Capacity+1 records of
+// TraceRecordWords words. Call n (from 0) fills record min(n, Capacity): a
+// count above Capacity means the invocation overflowed (its last record slot
+// was overwritten by each call past the capacity, and records past it are
+// lost), which the reader reports by name rather than judging. A record is
+// word 0 the operation's index in Trace.Ops; words 1–4, 5–8 (and 9–12) the
+// arguments; then the result, each at its own 16-byte slot, in LLVM's layout
+// (a float per word, half lanes two to a word, lane 0 low). Only kernels are
+// traced: a fragment or vertex function has no invocation index the device
+// and the reference share here.
+
+// TraceBinding is the trace buffer's binding in set 0 (unused by the ABI's
+// other ranges: ABI.md).
+const TraceBinding = 470
+
+// TraceRecordWords is the size of one record in words.
+const TraceRecordWords = 16
+
+// traceSlotBytes is the space each argument and the result take in a record.
+const traceSlotBytes = 16
+
+// TracedFamilies are the operations (air.* names without fast_/precise_ and
+// type) a trace records: the element-wise ones of cpuref.ApproximateOps
+// whose arguments and result share one float type.
+var TracedFamilies = []string{
+	"sqrt", "rsqrt", "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "tanh",
+	"asinh", "acosh", "atanh", "exp", "exp2", "exp10", "log", "log2", "log10", "pow", "powr", "fmod",
+	"sinpi", "cospi", "tanpi",
+}
+
+// untracedFamilies are the other approximate operations: a module calling
+// one has an incomplete trace (Trace.Untraced).
+var untracedFamilies = []string{"sincos", "length", "distance", "normalize", "divide", "recip", "smoothstep",
+	"ldexp", "frexp", "modf", "hypot", "cbrt"}
+
+// Trace describes a traced translation's trace buffer.
+type Trace struct {
+	// Binding is the buffer's binding (set 0); Capacity the records each
+	// invocation has (besides the overflow slot).
+	Binding  int `json:"binding"`
+	Capacity int `json:"capacity"`
+	// Ops are the traced operations, indexed by a record's word 0.
+	Ops []TraceOp `json:"ops"`
+	// Untraced names the approximate operations the module calls that the
+	// trace cannot record: with any, the trace is incomplete.
+	Untraced []string `json:"untraced,omitempty"`
+}
+
+// TraceOp is one traced operation as the module declares it.
+type TraceOp struct {
+	// Name is the declaration ("air.fast_pow.v3f32"); Family the operation
+	// ("pow"); Fast its fast_ variant.
+	Name   string `json:"name"`
+	Family string `json:"family"`
+	Fast   bool   `json:"fast"`
+	// Arity is the number of arguments; Lanes and Bits the element type's
+	// (16 or 32).
+	Arity int `json:"arity"`
+	Lanes int `json:"lanes"`
+	Bits  int `json:"bits"`
+}
+
+// InvocationWords is the words one invocation's region takes.
+func (tr *Trace) InvocationWords() int { return 1 + (tr.Capacity+1)*TraceRecordWords }
+
+// TranslateTraced is Translate in instrumentation mode: every call of a
+// traced operation also writes a record of at most capacity per invocation
+// (Output.Trace). Only kernels can be traced.
+func TranslateTraced(m *air.Module, ep air.EntryPoint, capacity int) (*Output, error) {
+	if ep.Stage != air.Kernel {
+		return nil, fmt.Errorf("translate: a trace records kernels only, not air.%s functions", ep.Stage)
+	}
+	if capacity < 1 {
+		return nil, fmt.Errorf("translate: trace capacity %d", capacity)
+	}
+	return translate(m, ep, options{trace: capacity})
+}
+
+// tracer is the state of instrumentation mode.
+type tracer struct {
+	info         *Trace
+	root         *root
+	counter      spirv.ID
+	gid, groups  spirv.ID
+	index        map[string]int
+	untracedSeen map[string]bool
+}
+
+// traceFamily reads an air.* declaration's operation and variant.
+func traceFamily(name string) (family string, fast bool) {
+	rest, ok := strings.CutPrefix(name, "air.")
+	if !ok {
+		return "", false
+	}
+	op, _, _ := strings.Cut(rest, ".")
+	if f, ok := strings.CutPrefix(op, "fast_"); ok {
+		return f, true
+	}
+	return strings.TrimPrefix(op, "precise_"), false
+}
+
+// traceCall records call c of declaration name, whose result is r, when the
+// translation is instrumented and name is a traced operation.
+func (t *translator) traceCall(c *air.Call, name string, r spirv.ID) {
+	if t.opts.trace == 0 || r == 0 {
+		return
+	}
+	fam, fast := traceFamily(name)
+	traced := false
+	for _, f := range TracedFamilies {
+		traced = traced || f == fam
+	}
+	tr := t.tracerState()
+	if !traced {
+		for _, f := range untracedFamilies {
+			if f == fam && !tr.untracedSeen[name] {
+				tr.untracedSeen[name] = true
+				tr.info.Untraced = append(tr.info.Untraced, name)
+			}
+		}
+		return
+	}
+	ty := c.Type()
+	bits := scalarBits(air.Scalar(ty))
+	if !isFloat(ty) || isBFloat(ty) || bits != 16 && bits != 32 || lanes(ty) > 4 || len(c.Args) > 3 {
+		tr.untracedSeen[name] = true
+		tr.info.Untraced = append(tr.info.Untraced, name+" (of "+ty.String()+")")
+		return
+	}
+	for _, a := range c.Args {
+		if a.Type() != ty {
+			tr.info.Untraced = append(tr.info.Untraced, name+" (mixed argument types)")
+			return
+		}
+	}
+	k, ok := tr.index[name]
+	if !ok {
+		k = len(tr.info.Ops)
+		tr.index[name] = k
+		tr.info.Ops = append(tr.info.Ops, TraceOp{Name: name, Family: fam, Fast: fast, Arity: len(c.Args), Lanes: lanes(ty), Bits: bits})
+	}
+	u := t.u32
+	cu := t.b.ConstantU32
+	v3 := t.b.TypeVector(u, 3)
+	gid := t.f.Op(spirv.OpLoad, v3, tr.gid)
+	size := t.f.Op(spirv.OpIMul, v3, t.f.Op(spirv.OpLoad, v3, tr.groups), t.workgroupSize)
+	lane := func(v spirv.ID, i uint32) spirv.ID { return t.f.OpWords(spirv.OpCompositeExtract, u, uint32(v), i) }
+	// inv = gid.x + W·(gid.y + H·gid.z)
+	inv := t.f.Op(spirv.OpIAdd, u, lane(gid, 1), t.f.Op(spirv.OpIMul, u, lane(size, 1), lane(gid, 2)))
+	inv = t.f.Op(spirv.OpIAdd, u, lane(gid, 0), t.f.Op(spirv.OpIMul, u, lane(size, 0), inv))
+	base := t.f.Op(spirv.OpIMul, u, inv, cu(uint32(tr.info.InvocationWords()*4)))
+	n := t.f.Op(spirv.OpLoad, u, tr.counter)
+	n1 := t.f.Op(spirv.OpIAdd, u, n, cu(1))
+	t.f.Emit(spirv.OpStore, uint32(tr.counter), uint32(n1))
+	slot := t.f.ExtInst(u, spirv.GLSLUMin, n, cu(uint32(tr.info.Capacity)))
+	rec := t.f.Op(spirv.OpIAdd, u, base, t.f.Op(spirv.OpIMul, u, slot, cu(TraceRecordWords*4)))
+	rec = t.f.Op(spirv.OpIAdd, u, rec, cu(4))
+	i32 := &air.IntType{Bits: 32}
+	t.store(t.makePointer(tr.root, base, 0), 0, i32, n1, 4)
+	p := t.makePointer(tr.root, rec, 0)
+	t.store(p, 0, i32, cu(uint32(k)), 4)
+	for i, a := range c.Args {
+		t.store(p, uint64(4+i*traceSlotBytes), ty, t.value(a), 4)
+	}
+	t.store(p, uint64(4+len(c.Args)*traceSlotBytes), ty, r, 4)
+}
+
+// tracerState declares the trace buffer, the invocation's call counter and
+// the built-ins the invocation index needs, once.
+func (t *translator) tracerState() *tracer {
+	if t.tr != nil {
+		return t.tr
+	}
+	tr := &tracer{info: &Trace{Binding: TraceBinding, Capacity: t.opts.trace}, index: map[string]int{}, untracedSeen: map[string]bool{}}
+	rta := t.b.TypeRuntimeArray(t.u32, 4)
+	block := t.b.TypeStructUnique(rta)
+	t.b.Decorate(block, spirv.DecorationBlock)
+	t.b.MemberDecorate(block, 0, spirv.DecorationOffset, 0)
+	v := t.b.Variable(t.b.TypePointer(spirv.StorageClassStorageBuffer, block), spirv.StorageClassStorageBuffer)
+	t.b.Name(v, "airpipe_trace")
+	t.decorateBinding(v, TraceBinding)
+	tr.root = &root{kind: rootBuffer, v: v, sc: spirv.StorageClassStorageBuffer, wrapped: true}
+	tr.counter = t.b.Variable(t.b.TypePointer(spirv.StorageClassPrivate, t.u32), spirv.StorageClassPrivate, t.b.ConstantU32(0))
+	t.iface = append(t.iface, tr.counter)
+	v3 := t.b.TypeVector(t.u32, 3)
+	for _, b := range []struct {
+		bi  spirv.BuiltIn
+		dst *spirv.ID
+	}{{spirv.BuiltInGlobalInvocationId, &tr.gid}, {spirv.BuiltInNumWorkgroups, &tr.groups}} {
+		in := t.b.Variable(t.b.TypePointer(spirv.StorageClassInput, v3), spirv.StorageClassInput)
+		t.b.Decorate(in, spirv.DecorationBuiltIn, uint32(b.bi))
+		t.iface = append(t.iface, in)
+		*b.dst = in
+	}
+	t.tr = tr
+	return tr
+}

@@ -32,6 +32,7 @@ var ExactOps = []string{
 	"air.pack.{unorm,snorm}{4x8,2x16}.*, air.unpack.* (packops.go): Metal's normalized-integer conversions, c / (2^n − 1) and max(−1, c / (2^(n−1) − 1)) correctly rounded, intRTNE(clamp(x) · (2^n − 1)) with NaN → 0; the sRGB forms are approximate (powr)",
 	"air.convert.f.f16.f.bf16 / air.convert.f.bf16.f.f16 (packops.go): widen exactly to float, round once (fptrunc)",
 	"air.atomic.global.{add,sub,and,or,xor,min,max,xchg}.[su].i32, load, store: atomicrmw / load / store on the word (threads run one after another, so each is trivially atomic); air.atomic.local.* alike on threadgroup memory (threads switch only at barriers)",
+	"air.atomic.{global,local}.{add,sub,xchg,load,store}.f32 (atomicf.go): atomicrmw fadd / fsub / xchg, load / store atomic of the float; a module adding floats atomically has its float outputs compared within the ULP bound (the threads' order is open)",
 	"air.simd_*, air.is_uniform.*, air.simdgroup.barrier (simd.go): the lanes of a simdgroup meet at each call (Options.SIMDWidth); shuffles, broadcasts, reductions, prefix scans, ballots and votes with Metal's meaning (float sums and products are order-only)",
 	"air.wg.barrier (threadgroup.go): every thread of the group waits until all reach the same barrier; mem_flags order device (1), threadgroup (2) and texture (4) memory for the write-conflict check",
 	"air.sample_texture_*, air.sample_depth_*, air.read_texture_* (textures.go): the uniform texture's texel, TexelWords (a read outside the texture is out of bounds; residency is 1)",
@@ -161,6 +162,8 @@ func exactOp(d declaration, op, base, plain string) (string, bool) {
 		body = intAbsBody(d.Ret, parts[1] == "s")
 	case isFloatType(d.Ret) && allEqual(d.Ret, d.Params):
 		body = floatBody(d.Ret, plain, len(d.Params))
+	case strings.HasPrefix(op, "atomic.") && strings.HasSuffix(op, ".f32"):
+		body = floatAtomicBody(d, parts) // atomicf.go
 	case (strings.HasPrefix(op, "atomic.global.") || strings.HasPrefix(op, "atomic.local.")) && d.Ret == "i32",
 		strings.HasPrefix(op, "atomic.global.store."), strings.HasPrefix(op, "atomic.local.store."):
 		body = atomicBody(d, parts)

@@ -45,7 +45,7 @@ func orderOnlyNames(decls []declaration) []string {
 	var out []string
 	for _, d := range decls {
 		base, _, _ := strings.Cut(strings.TrimPrefix(d.Name, "air."), ".")
-		if isOrderOnly(strings.TrimPrefix(base, "fast_")) || simdOrderOnly(d) {
+		if isOrderOnly(strings.TrimPrefix(base, "fast_")) || simdOrderOnly(d) || floatAtomicOrderOnly(d) {
 			out = append(out, d.Name)
 		}
 	}

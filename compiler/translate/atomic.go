@@ -18,6 +18,9 @@ var atomicOps = map[string]spirv.Op{
 // atomic lowers the 32-bit integer atomics on device and threadgroup memory.
 func (t *translator) atomic(c *air.Call, op string, rest []string) (spirv.ID, bool) {
 	parts := strings.Split(op, ".")
+	if len(parts) == 3 && len(rest) == 1 && rest[0] == "f32" {
+		return t.floatAtomic(c, c.Called().Name, parts[2]) // atomicf.go
+	}
 	if len(parts) != 3 || len(c.Args) < 2 || (len(rest) > 0 && rest[len(rest)-1] != "i32") {
 		return 0, false
 	}

@@ -481,6 +481,9 @@ func (t *translator) llvmIntrinsic(c *air.Call, name string) (spirv.ID, bool) {
 	case strings.HasPrefix(name, "llvm.memset."):
 		return 0, t.memset(c)
 	}
+	if id, ok, handled := t.llvmBits(c, name); handled { // llvmbits.go
+		return id, ok
+	}
 	base := strings.TrimPrefix(name, "llvm.")
 	if i := strings.IndexByte(base, '.'); i >= 0 {
 		base = base[:i]
@@ -531,26 +534,5 @@ func (t *translator) memcpy(c *air.Call) bool {
 	return true
 }
 
-// memset stores a constant byte over a constant number of bytes.
-func (t *translator) memset(c *air.Call) bool {
-	if len(c.Args) < 3 {
-		return false
-	}
-	n, ok := c.Args[2].(*air.ConstInt)
-	v, vok := c.Args[1].(*air.ConstInt)
-	if !ok || !vok || n.Bits%4 != 0 || n.Bits > 4096 {
-		t.miss.add(CodeUnhandledInstruction, "memset of a variable value or length")
-		return true
-	}
-	dst := t.ptr(c.Args[0])
-	if dst.root == nil {
-		return true
-	}
-	b := uint32(v.Bits & 0xff)
-	w := t.b.ConstantU32(b | b<<8 | b<<16 | b<<24)
-	u32 := &air.IntType{Bits: 32}
-	for k := uint64(0); k < n.Bits; k += 4 {
-		t.store(dst, k, u32, w, 4)
-	}
-	return true
-}
+// memset stores a byte over a constant number of bytes (memset.go).
+func (t *translator) memset(c *air.Call) bool { return t.memsetBytes(c) }

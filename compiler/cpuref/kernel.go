@@ -33,6 +33,8 @@ type Kernel struct {
 	Targets []RenderTarget `json:",omitempty"`
 	// Inputs are a fragment function's varyings with their constants.
 	Inputs []Input `json:",omitempty"`
+	// Destinations are the colour attachments a fragment function reads (blend.go).
+	Destinations []Destination `json:",omitempty"`
 	// WritesDepth is set when a fragment function returns air.depth: each pixel's depth is
 	// stored as a float32 word in harness buffer DepthBuffer.
 	WritesDepth bool `json:",omitempty"`
@@ -45,10 +47,18 @@ type Kernel struct {
 	Textures []Texture `json:",omitempty"`
 	// Samplers are the Metal indices of the air.sampler arguments, in order.
 	Samplers []int `json:",omitempty"`
+	// ConstexprSamplers are the samplers the shader declares itself (constexpr), each
+	// with its decoded state word (sampler.go), ordered by word.
+	ConstexprSamplers []ConstexprSampler `json:",omitempty"`
 	// FunctionConstants are the module's Metal function constants
 	// (!air.function_constants), by index, each with the value the reference
 	// gives it (FunctionConstantWord); the device specializes with the same words.
 	FunctionConstants []FunctionConstant `json:",omitempty"`
+	// Conditional are the arguments and outputs that exist only under a
+	// function-constant predicate, with its value (conditional.go); those
+	// whose predicate is false are not among Buffers, Textures, Samplers,
+	// Targets or Outputs, and their parameters have role absentRole.
+	Conditional []ConditionalArgument `json:",omitempty"`
 }
 
 // Buffer is one air.buffer argument.
@@ -124,8 +134,9 @@ func inspect(t *textModule, entry string) (*Kernel, error) {
 	if err != nil {
 		return nil, err
 	}
+	var conds []ConditionalArgument
 	if stage == "air.kernel" || stage == "air.fragment" || stage == "air.vertex" {
-		if err := refuseConditionalArguments(t, node); err != nil {
+		if conds, err = resolveConditional(t, entry, node); err != nil { // conditional.go
 			return nil, err
 		}
 	}
@@ -133,6 +144,7 @@ func inspect(t *textModule, entry string) (*Kernel, error) {
 	if err != nil {
 		return nil, err
 	}
+	k.Conditional = conds
 	fcs, err := readFunctionConstants(t)
 	if err != nil {
 		return nil, err
@@ -225,6 +237,7 @@ func (k *Kernel) bindArguments(t *textModule, entry string, node []string, other
 			return err
 		}
 		switch role {
+		case absentRole: // conditional.go: its predicate is false
 		case "air.buffer":
 			err = k.addBuffer(p, n, arg, entry)
 		case "air.texture", "air.sampler":

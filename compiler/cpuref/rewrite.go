@@ -46,7 +46,11 @@ func rewrite(t *textModule, k *Kernel) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	fcGlobals = predicateCheck(t, k, fcGlobals) // staticinit.go
 	if err := refuseFeatures(t, fcGlobals); err != nil {
+		return "", err
+	}
+	if k.ConstexprSamplers, err = constexprSamplers(t); err != nil { // sampler.go
 		return "", err
 	}
 	if _, err := threadgroupUses(t); err != nil {
@@ -123,7 +127,7 @@ func rewrite(t *textModule, k *Kernel) (string, error) {
 	}
 	all := strings.Join(defs, "")
 	b.WriteString(intrinsicDecls(t, all))
-	if len(k.Textures) > 0 || len(k.Samplers) > 0 || strings.Contains(all, "@airpipe_texel(") {
+	if len(k.Textures) > 0 || len(k.Samplers) > 0 || len(k.ConstexprSamplers) > 0 || strings.Contains(all, "@airpipe_texel(") {
 		b.WriteString(textureSupport(k, all))
 	}
 	if strings.Contains(all, "@airpipe_atomic(") {
@@ -152,9 +156,6 @@ func rewrite(t *textModule, k *Kernel) (string, error) {
 // refuseFeatures finds module-level things the reference cannot run. The
 // lines of fcGlobals are function-constant globals the rewrite gives values.
 func refuseFeatures(t *textModule, fcGlobals map[int]string) error {
-	if constexprSampler(t) {
-		return notJudgeable(KindTexture, "constexpr sampler", "a sampler baked into the shader (constexpr): its state word is undecoded, so the reference cannot know its address modes, border colour or filters")
-	}
 	for i, l := range t.lines {
 		if !strings.HasPrefix(l, "@") || fcGlobals[i] != "" {
 			continue
@@ -213,6 +214,11 @@ func wrapper(k *Kernel) string {
 		}
 		if p.Role == "air.texture" || p.Role == "air.sampler" {
 			resourceArg(&b, p, v)
+			args = append(args, p.Type+" "+v)
+			continue
+		}
+		if p.Role == absentRole {
+			absentArg(&b, p, v) // conditional.go
 			args = append(args, p.Type+" "+v)
 			continue
 		}

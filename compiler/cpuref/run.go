@@ -313,7 +313,7 @@ func runText(ctx context.Context, ll, entry string, opts Options, usesSIMD *bool
 		return nil, fmt.Errorf("cpuref: grid %+v: a fragment function is drawn over a flat grid", opts.Grid)
 	}
 	for _, rt := range k.Targets {
-		res.Inputs = append(res.Inputs, Data{Index: RenderTargetBase + rt.Index, Bytes: ClearTarget(int(size[0]), int(size[1]))})
+		res.Inputs = append(res.Inputs, Data{Index: RenderTargetBase + rt.Index, Bytes: k.targetBytes(rt.Index, int(size[0]), int(size[1]))})
 	}
 	if k.Stage == "fragment" && k.WritesDepth {
 		res.Inputs = append(res.Inputs, Data{Index: DepthBuffer, Bytes: ClearDepthBuffer(int(size[0]), int(size[1]))})
@@ -598,7 +598,7 @@ func execute(ctx context.Context, dir, exe string, k *Kernel, inputs []Data, opt
 	case out.ExitCode == 3:
 		return nil, notJudgeable(KindOutOfBounds, "", "on the pattern-filled inputs the kernel touches memory outside its buffers, which a GPU leaves undefined")
 	case out.ExitCode == 6 && strings.Contains(out.Tail(3), "sampler"):
-		return nil, notJudgeable(KindTexture, "constexpr sampler", "a sample takes a sampler that is no sampler argument (a constexpr sampler): its state word is undecoded, so the reference cannot know its address modes, border colour or filters")
+		return nil, notJudgeable(KindTexture, "constexpr sampler", "a sample takes a sampler that is neither a sampler argument nor a constexpr sampler the module defines as an addrspace(2) i64 word")
 	case out.ExitCode == 6:
 		return nil, notJudgeable(KindTexture, "texture operand", "%s", strings.TrimPrefix(firstLine(out.Tail(3)), "airpipe-cpuref: "))
 	case out.ExitCode == 4:

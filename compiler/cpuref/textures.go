@@ -212,23 +212,6 @@ func (k *Kernel) addSampler(p *Param, arg []string, entry string) error {
 	return nil
 }
 
-// constexprSampler reports whether a function body uses a sampler that is no argument: a
-// 64-bit state word cast to a constant-space pointer, or AIR's __air_sampler_state global.
-func constexprSampler(t *textModule) bool {
-	for _, l := range t.lines {
-		if !strings.HasPrefix(l, "  ") {
-			continue
-		}
-		if strings.Contains(l, "@__air_sampler_state") {
-			return true
-		}
-		if i := strings.Index(l, "inttoptr (i64 "); i >= 0 && strings.Contains(l[i:], " to ptr addrspace(2))") {
-			return true
-		}
-	}
-	return false
-}
-
 // isTextureOp reports whether the air.* operation n works on textures or samplers.
 func isTextureOp(n string) bool {
 	return strings.Contains(n, "texture") || strings.HasPrefix(n, "air.sample") || strings.HasPrefix(n, "air.get_width") ||
@@ -476,6 +459,12 @@ func textureSupport(k *Kernel, defs string) string {
 	for i, s := range k.Samplers {
 		fmt.Fprintf(&b, "  %%se%d = icmp eq ptr addrspace(2) %%s, addrspacecast (ptr @airpipe_sampler_%d to ptr addrspace(2))\n  %%so%d = or i1 %s, %%se%d\n", i, s, i, ok, i)
 		ok = fmt.Sprintf("%%so%d", i)
+	}
+	// A constexpr sampler (sampler.go) is its global or its inttoptr word; with every
+	// texture uniform, its decoded state does not change the texel.
+	for i, c := range k.ConstexprSamplers {
+		fmt.Fprintf(&b, "  %%ce%d = icmp eq ptr addrspace(2) %%s, %s\n  %%co%d = or i1 %s, %%ce%d\n", i, c.Operand(), i, ok, i)
+		ok = fmt.Sprintf("%%co%d", i)
 	}
 	fmt.Fprintf(&b, "  br i1 %s, label %%load, label %%badsampler\nbadsampler:\n  call void @airpipe_texture_unknown(i32 2)\n  unreachable\n", ok)
 	b.WriteString(`load:

@@ -1,0 +1,187 @@
+package cpuref
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Constexpr samplers. A sampler the shader declares itself (MSL's
+// "constexpr sampler s(args...)") reaches AIR as a 64-bit state word: an
+// addrspace(2) constant i64 global (AIR's @__air_sampler_state, listed in
+// !air.sampler_states) passed as the sampler operand, or that word cast with
+// inttoptr. Apple documents no layout for the word, so it is decoded only as
+// far as evidence goes: libraries that embed their own source (HSRC/HSRD →
+// SARC) hold the declarations beside the words they compiled to, and
+// SamplerEvidence lists every pairing found in the corpus share
+// (TestSamplerEvidenceCorpus re-derives it). Per field:
+//
+//	field                       bits (0 = least significant)   evidence
+//	mag_filter, min_filter      9 and 11, set together          (nearest, nearest) → 0; (linear, linear) → both set
+//	mip_filter                  14 (with 13, a 2-bit field?)    none → 0; linear → bit 14
+//	address s/t/r               0x049 in bits 0–8               clamp_to_edge on all three (the default) only
+//	coord, compare_func,        the other bits, 0x807bff0000080049
+//	border_color,               (bits 40–55 hold 0x7bff, half's  defaults only: normalized, none,
+//	max_anisotropy, lod_clamp   largest finite value)           transparent_black, 1, [0, FLT_MAX]
+//
+// Both evidenced declarations set mag_filter and min_filter alike, so which
+// of bits 9 and 11 is which is unknown: a word with only one of them set is a
+// named gap, as is a mip filter without the other two linear, and any bit
+// outside bits 9–14 that differs from the evidenced words (another address
+// mode, pixel coordinates, a compare function, a border colour, anisotropy
+// or a LOD clamp). DecodeSampler refuses such a word naming the field; the
+// module then stays unjudged with that name.
+
+// SamplerState is a constexpr sampler as MSL declares it, decoded from its
+// state word. Names are MSL's enumerators.
+type SamplerState struct {
+	// Word is the state word, verbatim.
+	Word uint64
+	// Address is s_address, t_address and r_address ("clamp_to_edge", ...).
+	Address [3]string
+	// Mag and Min are "nearest" or "linear"; Mip is "none", "nearest" or "linear".
+	Mag, Min, Mip string
+	// Coord is "normalized" or "pixel".
+	Coord string
+	// Compare is compare_func ("none" when the sampler does not compare).
+	Compare string
+	// Border is border_color ("transparent_black", "opaque_black", "opaque_white").
+	Border string
+	// MaxAnisotropy is max_anisotropy (1: none).
+	MaxAnisotropy int
+	// LODMin and LODMax are lod_clamp's bounds.
+	LODMin, LODMax float32
+}
+
+// DefaultSampler is a constexpr sampler declared with no arguments: MSL's
+// defaults for every field.
+func DefaultSampler() SamplerState {
+	return SamplerState{Address: [3]string{"clamp_to_edge", "clamp_to_edge", "clamp_to_edge"},
+		Mag: "nearest", Min: "nearest", Mip: "none", Coord: "normalized", Compare: "none",
+		Border: "transparent_black", MaxAnisotropy: 1, LODMin: 0, LODMax: math.MaxFloat32}
+}
+
+// SamplerEvidence pairs a constexpr sampler declaration found in embedded
+// source with the state word the same library's modules carry for it.
+var SamplerEvidence = []struct {
+	Declaration string
+	Word        uint64
+}{
+	{"constexpr sampler textureSampler(mag_filter::nearest, min_filter::nearest)", 0x807bff0000080049},
+	{"constexpr sampler textureSampler(mag_filter::linear, min_filter::linear, mip_filter::linear)", 0x807bff0000084a49},
+}
+
+// samplerFilterBits are the bits the evidence shows the filters in;
+// samplerDefaultBits the rest of every evidenced word.
+const (
+	samplerFilterBits  = 0x7e00
+	samplerDefaultBits = 0x807bff0000080049
+	samplerAddressBits = 0x1ff
+)
+
+// samplerFilters maps the evidenced values of the filter bits to (mag, min, mip).
+var samplerFilters = map[uint64][3]string{
+	0x0000: {"nearest", "nearest", "none"},
+	0x4a00: {"linear", "linear", "linear"},
+}
+
+// DecodeSampler decodes a constexpr sampler's state word, or returns a
+// *NotJudgeableError (KindTexture) whose Detail names the field no evidence
+// decodes ("constexpr sampler filters", "constexpr sampler address mode",
+// "constexpr sampler bits 0x...").
+func DecodeSampler(word uint64) (SamplerState, error) {
+	s := DefaultSampler()
+	s.Word = word
+	f, ok := samplerFilters[word&samplerFilterBits]
+	if !ok {
+		return s, notJudgeable(KindTexture, "constexpr sampler filters",
+			"constexpr sampler state %#016x: filter bits %#x match no declaration seen in embedded source (only nearest/nearest/none and linear/linear/linear are evidenced)", word, word&samplerFilterBits)
+	}
+	s.Mag, s.Min, s.Mip = f[0], f[1], f[2]
+	if diff := (word &^ samplerFilterBits) ^ samplerDefaultBits; diff != 0 {
+		if diff&samplerAddressBits != 0 {
+			return s, notJudgeable(KindTexture, "constexpr sampler address mode",
+				"constexpr sampler state %#016x: address bits %#x match no declaration seen in embedded source (only clamp_to_edge on s, t and r is evidenced)", word, word&samplerAddressBits)
+		}
+		return s, notJudgeable(KindTexture, fmt.Sprintf("constexpr sampler bits %#x", diff),
+			"constexpr sampler state %#016x: bits %#x differ from every word seen beside its declaration (coord, compare_func, border_color, max_anisotropy and lod_clamp are evidenced at their defaults only)", word, diff)
+	}
+	return s, nil
+}
+
+// ConstexprSampler is one constexpr sampler a module uses: the global that
+// holds its word (Global, without @) or, for an inttoptr operand, "".
+type ConstexprSampler struct {
+	Global string `json:",omitempty"`
+	State  SamplerState
+}
+
+// Operand is the LLVM constant the module passes as this sampler.
+func (c ConstexprSampler) Operand() string {
+	if c.Global != "" {
+		return "@" + c.Global
+	}
+	return fmt.Sprintf("inttoptr (i64 %d to ptr addrspace(2))", int64(c.State.Word))
+}
+
+var (
+	samplerGlobal  = regexp.MustCompile(`^@([-\w.$]+|"[^"]*") = (?:[a-z_]+ )*addrspace\(2\) constant i64 (-?\d+)`)
+	samplerIntToPt = regexp.MustCompile(`inttoptr \(i64 (-?\d+) to ptr addrspace\(2\)\)`)
+)
+
+// constexprSamplers finds the constexpr samplers a module's function bodies
+// use and decodes each, in the order of their words (the first error names
+// the first word no evidence decodes).
+func constexprSamplers(t *textModule) ([]ConstexprSampler, error) {
+	globals := map[string]uint64{}
+	for _, l := range t.lines {
+		if m := samplerGlobal.FindStringSubmatch(l); m != nil {
+			v, err := strconv.ParseInt(m[2], 10, 64)
+			if err == nil {
+				globals[strings.Trim(m[1], `"`)] = uint64(v)
+			}
+		}
+	}
+	used := map[string]ConstexprSampler{}
+	for _, l := range t.lines {
+		if !strings.HasPrefix(l, "  ") {
+			continue
+		}
+		for name, w := range globals {
+			if strings.Contains(l, "@"+name+",") || strings.Contains(l, "@"+name+")") || strings.Contains(l, "@"+name+" ") || strings.HasSuffix(l, "@"+name) {
+				used["g"+name] = ConstexprSampler{Global: name, State: SamplerState{Word: w}}
+			}
+		}
+		if strings.Contains(l, "@__air_sampler_state") && len(globals) == 0 {
+			return nil, notJudgeable(KindTexture, "constexpr sampler", "@__air_sampler_state is used but not defined as an addrspace(2) constant i64")
+		}
+		for _, m := range samplerIntToPt.FindAllStringSubmatch(l, -1) {
+			v, err := strconv.ParseInt(m[1], 10, 64)
+			if err != nil {
+				return nil, notJudgeable(KindTexture, "constexpr sampler", "inttoptr operand %s is not a 64-bit word", m[1])
+			}
+			used["w"+m[1]] = ConstexprSampler{State: SamplerState{Word: uint64(v)}}
+		}
+	}
+	var out []ConstexprSampler
+	for _, c := range used {
+		out = append(out, c)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].State.Word != out[j].State.Word {
+			return out[i].State.Word < out[j].State.Word
+		}
+		return out[i].Global < out[j].Global
+	})
+	for i := range out {
+		s, err := DecodeSampler(out[i].State.Word)
+		if err != nil {
+			return nil, err
+		}
+		out[i].State = s
+	}
+	return out, nil
+}

@@ -99,7 +99,7 @@ func (k *Kernel) usesSIMD() bool {
 
 // isSIMDName reports the air.* names of SIMD-group and quad-group functions.
 func isSIMDName(n string) bool {
-	return strings.HasPrefix(n, "air.simd_") || strings.HasPrefix(n, "air.quad_") || strings.HasPrefix(n, "air.is_uniform") || n == "air.simdgroup.barrier"
+	return isSIMDMatrixName(n) || strings.HasPrefix(n, "air.simd_") || strings.HasPrefix(n, "air.quad_") || strings.HasPrefix(n, "air.is_uniform") || n == "air.simdgroup.barrier"
 }
 
 // simdSited reports whether defineOp gives the declaration of n an extra
@@ -174,6 +174,9 @@ func simdOp(d declaration) (string, error) {
 	n := d.Name
 	refuse := func(why string) (string, error) {
 		return "", notJudgeable(KindSIMDGroup, n, "%s: %s", n, why)
+	}
+	if isSIMDMatrixName(n) {
+		return simdMatrixOp(d) // simdmatrix.go
 	}
 	if n == "air.simdgroup.barrier" {
 		if d.Ret != "void" || len(d.Params) != 2 || d.Params[0] != "i32" || d.Params[1] != "i32" {
@@ -537,6 +540,9 @@ func simdDefine(d declaration, build func(*simdBody) string) string {
 // fixes only up to the order of their roundings: float sums, products and
 // prefix scans.
 func simdOrderOnly(d declaration) bool {
+	if simdMatrixOrderOnly(d) {
+		return true
+	}
 	if !strings.HasPrefix(d.Name, "air.simd_") || !isFloatType(d.Ret) {
 		return false
 	}

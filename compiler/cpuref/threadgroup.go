@@ -150,6 +150,9 @@ type threadgroupUse struct {
 func threadgroupUses(t *textModule) (threadgroupUse, error) {
 	var u threadgroupUse
 	for _, l := range t.lines {
+		if err := checkSIMDMatrixCalls(l); err != nil {
+			return u, err
+		}
 		switch {
 		case strings.HasPrefix(l, "@") && strings.Contains(l, " addrspace(3) global "):
 			u.Memory = true

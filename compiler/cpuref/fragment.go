@@ -195,6 +195,8 @@ func inspectFragment(t *textModule, entry string, node []string) (*Kernel, error
 				in.Words = append(in.Words, inputValue(len(k.Inputs), c, kind))
 			}
 			k.Inputs = append(k.Inputs, in)
+		case "air.render_target": // programmable blending (blend.go)
+			return k.addDestination(p, n, arg, entry)
 		case "air.position":
 			if p.Type != "<4 x float>" {
 				return notJudgeable(KindArgument, "air.position "+p.Type, "a position of type %s", p.Type)
@@ -302,6 +304,10 @@ func fragmentWrapper(k *Kernel) string {
 			fmt.Fprintf(&b, "  %s = add %s 0, 0\n", v, p.Type)
 		case "air.texture", "air.sampler":
 			resourceArg(&b, p, v)
+		case "air.render_target":
+			destinationArg(&b, k, i, v) // blend.go
+		case absentRole:
+			absentArg(&b, p, v) // conditional.go
 		case "air.fragment_input":
 			for _, in := range k.Inputs {
 				if in.Param != i {

@@ -189,38 +189,6 @@ func exactHalf(f float32) (uint16, bool) {
 	return uint16(exp+15)<<10 | uint16(mant>>13), true
 }
 
-// refuseConditionalArguments sets aside an entry point with an argument that
-// exists only when a function-constant predicate holds (key
-// air.function_constant): the reference does not evaluate the module's
-// static initializer that computes the predicate, so it cannot tell whether
-// the argument is bound.
-func refuseConditionalArguments(t *textModule, node []string) error {
-	if len(node) < 3 {
-		return nil
-	}
-	for _, ref := range t.md[node[2]] {
-		arg := t.md[ref]
-		if len(arg) < 3 {
-			continue
-		}
-		if key, _ := mdString(arg[1]); key != "air.function_constant" {
-			continue
-		}
-		name := ""
-		for i := 2; i+1 < len(arg); i++ {
-			if k, _ := mdString(arg[i]); k == "air.arg_name" {
-				name, _ = mdString(arg[i+1])
-			}
-		}
-		pred := ""
-		if p := t.md[arg[2]]; len(p) >= 3 {
-			pred, _ = mdString(p[2])
-		}
-		return notJudgeable(KindFunctionConstant, fmt.Sprintf("air.function_constant argument %s", name), "argument %s exists only when function-constant predicate %s holds, which the module's static initializer computes and the reference does not evaluate", name, pred)
-	}
-	return nil
-}
-
 // normalizePredicate defines air.normalize_function_constant_predicate.i8
 // (and .i1): AIR passes it a boolean computed from bool function constants
 // (the corpus: the negation of one, xor 1 of an i8 0 or 1) and stores the

@@ -183,14 +183,27 @@ func TestFunctionConstantsSetAside(t *testing.T) {
 }
 
 // TestConditionalArgument: an argument present only under a
-// function-constant predicate is set aside by name.
+// function-constant predicate that is false (the global's initializer: no
+// static initializer writes it) does not exist — the reference passes it
+// null, so a kernel that reads it anyway goes out of bounds, set aside.
 func TestConditionalArgument(t *testing.T) {
-	ll := variant("kernel", "@pred = internal addrspace(2) global i8 0, align 1", ", ptr addrspace(1) %extra", "", `!5 = !{i32 2, !"air.function_constant", !6, !"air.buffer", !"air.location_index", i32 1, i32 1, !"air.read", !"air.address_space", i32 1, !"air.arg_name", !"extra"}
-!6 = !{ptr addrspace(2) @pred, !"bool", !"useExtra"}`)
-	_, err := RunText(context.Background(), ll, "k", Options{})
+	needTools(t)
+	md := `!5 = !{i32 2, !"air.function_constant", !6, !"air.buffer", !"air.location_index", i32 1, i32 1, !"air.read", !"air.address_space", i32 1, !"air.arg_name", !"extra"}
+!6 = !{ptr addrspace(2) @pred, !"bool", !"useExtra"}`
+	store := "  %w = add i32 %v, 1\n  store i32 %w, ptr addrspace(1) %p, align 4"
+	ll := variant("kernel", "@pred = internal addrspace(2) global i8 0, align 1", ", ptr addrspace(1) %extra", store, md)
+	res, err := RunText(context.Background(), ll, "k", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := res.Kernel.Predicates(); got != "extra: useExtra=false" || len(res.Kernel.Buffers) != 1 {
+		t.Fatalf("predicates %q, buffers %+v", got, res.Kernel.Buffers)
+	}
+	read := "  %e = load i32, ptr addrspace(1) %extra, align 4\n  store i32 %e, ptr addrspace(1) %p, align 4"
+	_, err = RunText(context.Background(), variant("kernel", "@pred = internal addrspace(2) global i8 0, align 1", ", ptr addrspace(1) %extra", read, md), "k", Options{})
 	var nj *NotJudgeableError
-	if !errors.As(err, &nj) || nj.Kind != KindFunctionConstant || nj.Detail != "air.function_constant argument extra" {
-		t.Fatalf("got %v", err)
+	if !errors.As(err, &nj) || nj.Kind != KindOutOfBounds {
+		t.Fatalf("reading the absent buffer: %v", err)
 	}
 }
 

@@ -122,6 +122,9 @@ func (k *Kernel) eachOutput(t *textModule, entry string, node []string, do func(
 		if !isStruct {
 			field = -1
 		}
+		if role == absentRole {
+			continue // conditional.go: its predicate is false, it is no output
+		}
 		if err := do(ref, o, role, fields[i], field); err != nil {
 			return err
 		}
@@ -240,6 +243,8 @@ func vertexWrapper(k *Kernel) string {
 			fmt.Fprintf(&b, "  %s = add %s 0, 0\n", v, p.Type)
 		case "air.texture", "air.sampler":
 			resourceArg(&b, p, v)
+		case absentRole:
+			absentArg(&b, p, v) // conditional.go
 		case "air.vertex_input":
 			for j, in := range k.Inputs {
 				if in.Param == i {

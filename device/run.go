@@ -176,7 +176,7 @@ func (d *Device) checkBindings(fn string, declared []spirvBinding, given []Bindi
 			return argErr(fn, i, "set %d binding %d is a %s descriptor, given %s", b.Set, b.Binding, descriptorName(b.Type), g.kindName())
 		}
 		if g.Texture != nil {
-			if err := matchImage(b.Image, g.Texture.spec); err != nil {
+			if err := matchAliased(declared, b, g.Texture.spec); err != nil { // alias.go
 				return argErr(fn, i, "set %d binding %d: %v", b.Set, b.Binding, err)
 			}
 		}

@@ -260,7 +260,7 @@ func (e *emulator) run(ctx context.Context, m *Module) pipeline.Result {
 		r.Code, r.Detail = CodeEmulatorNoReference, "depth outside [0, 1]"
 		return r
 	}
-	if r, ok := checkInterface(refl.Bindings, ref.Kernel); !ok {
+	if r, ok := checkInterface(presentBindings(refl.Bindings, ref.Kernel), ref.Kernel); !ok {
 		return r
 	}
 	if r, ok := checkSpecConstants(refl.SpecConstants, ref.Kernel); !ok {
@@ -338,6 +338,9 @@ func (e *emulator) run(ctx context.Context, m *Module) pipeline.Result {
 	}
 	if f := functionConstantsUsed(ref.Kernel); f != "" {
 		r.Data["function_constants"] = f
+	}
+	if p := ref.Kernel.Predicates(); p != "" {
+		r.Data["function_constant_predicates"] = p
 	}
 	if ref.InputFamily != "" && len(ref.Kernel.Buffers) > 0 {
 		r.Data["input_family"] = ref.InputFamily
@@ -507,9 +510,17 @@ func dispatch(ctx context.Context, dev *device.Device, spirv []byte, entry strin
 	for _, i := range ref.Kernel.Samplers {
 		binds = append(binds, device.Binding{Set: 0, Binding: uint32(samplerBinding + i), Sampler: true})
 	}
+	phBinds, phBufs, phTexs, err := placeholders(dev, ref.Kernel) // funcconst.go
+	bufs, texs, binds = append(bufs, phBufs...), append(texs, phTexs...), append(binds, phBinds...)
+	if err != nil {
+		done = true
+		if errors.Is(err, device.ErrUnavailable) {
+			return nil, pipeline.Unavailablef(err.Error())
+		}
+		return nil, pipeline.Fail(CodeEmulatorInterface, "absent argument", err.Error())
+	}
 	spec := specialization(ref.Kernel)
 	var depth []byte // the depth attachment's words, for a fragment function writing depth
-	var err error
 	var targets [][]byte
 	switch {
 	case cq != nil:

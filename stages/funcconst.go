@@ -53,3 +53,57 @@ func functionConstantsUsed(k *cpuref.Kernel) string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+// presentBindings drops the reflection's bindings of conditional arguments
+// whose predicate is false (cpuref.Kernel.Absent): they do not exist, so
+// they are neither compared with the reference's interface nor bound as
+// theirs (placeholders covers a descriptor only they declare).
+func presentBindings(bs []translate.Binding, k *cpuref.Kernel) []translate.Binding {
+	var out []translate.Binding
+	for _, b := range bs {
+		if !k.Absent(b.Metal, b.Name) {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// placeholders makes the device objects bound where the translation
+// declares a descriptor only for absent conditional arguments
+// (cpuref.Kernel.Placeholders): a zero buffer, a texture of the argument's
+// shape and kind, the sampler. The shader does not access them; Vulkan
+// requires a valid descriptor there all the same.
+func placeholders(dev *device.Device, k *cpuref.Kernel) ([]device.Binding, []*device.Buffer, []*device.Texture, error) {
+	var binds []device.Binding
+	var bufs []*device.Buffer
+	var texs []*device.Texture
+	for _, c := range k.Placeholders() {
+		switch c.Role {
+		case "air.buffer":
+			buf, err := dev.NewBuffer(256)
+			if err != nil {
+				return binds, bufs, texs, err
+			}
+			bufs = append(bufs, buf)
+			binds = append(binds, device.Binding{Set: 0, Binding: uint32(c.Index), Buffer: buf})
+		case "air.sampler":
+			binds = append(binds, device.Binding{Set: 0, Binding: uint32(samplerBinding + c.Index), Sampler: true})
+		case "air.texture":
+			dim, ok := textureDims[c.Dim]
+			if !ok {
+				return binds, bufs, texs, fmt.Errorf("absent texture argument %s (texture %d): the device stage cannot make a placeholder of its type", c.Name, c.Index)
+			}
+			tex, err := dev.NewTexture(device.TextureSpec{Dim: dim, Kind: c.Kind, Texel: cpuref.TexelWords(c.Index, c.Kind), Storage: c.Writable})
+			if err != nil {
+				return binds, bufs, texs, err
+			}
+			texs = append(texs, tex)
+			binding := textureBinding + c.Index
+			if c.Writable {
+				binding = storageTextureBinding + c.Index
+			}
+			binds = append(binds, device.Binding{Set: 0, Binding: uint32(binding), Texture: tex})
+		}
+	}
+	return binds, bufs, texs, nil
+}

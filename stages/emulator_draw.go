@@ -9,8 +9,13 @@ import (
 	"github.com/airpipe/airpipe/pipeline"
 )
 
+// inputAttachmentBinding is the binding of colour attachment 0 read as a fragment input;
+// attachment n is inputAttachmentBinding+n (compiler/translate/ABI.md, programmable blending).
+const inputAttachmentBinding = 192
+
 // drawRequest is how a fragment shader is drawn: the render targets (formats and write masks
-// from the SPIR-V's outputs, cleared to cpuref.Clear), their size (the reference's grid) and,
+// from the SPIR-V's outputs, cleared to cpuref.Clear, or to cpuref.DestinationWords where the
+// function reads the target as an input: programmable blending), their size (the reference's grid) and,
 // by Vulkan location, the constant each fragment input receives from every vertex.
 type drawRequest struct {
 	Width   uint32              `json:"width"`
@@ -34,7 +39,7 @@ func drawRequestFor(refl translate.Reflection, ref *cpuref.Result, spirv []byte)
 		return nil, r, false
 	}
 	for i := range targets {
-		targets[i].Clear = cpuref.Clear
+		targets[i].Clear = ref.Kernel.TargetClear(i) // a target the function reads holds its known destination
 	}
 	dq.Targets = targets
 	byName := map[string]cpuref.Input{}

@@ -257,8 +257,11 @@
 // Metal's result from every lane's operand (shuffles, broadcasts,
 // reductions, prefix scans, ballots, votes). Lanes that do not all meet
 // there are SIMD-group divergence (KindSIMDDivergence); no width, a partial
-// simdgroup, a shuffle of a lane outside it, quad-groups and simdgroup
-// matrices are KindSIMDGroup. Float sums and products are order-only.
+// simdgroup, a shuffle of a lane outside it, quad-groups and a simdgroup
+// matrix origin other than zero are KindSIMDGroup. Float sums and products
+// are order-only. Simdgroup matrices (simdmatrix.go) are defined on the whole
+// row-major matrix every lane holds (load, store by lane 0, multiply-accumulate
+// in one documented order, order-only).
 //
 // Pack and unpack (packops.go). air.unpack.{unorm,snorm}{4x8,2x16} are
 // Metal's c / (2^n − 1) and max(−1, c / (2^(n−1) − 1)), divided in double

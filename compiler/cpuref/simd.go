@@ -70,7 +70,7 @@ import (
 // others finished, wait at a barrier or at another call site would run the
 // operation over a subset of active lanes, which Metal defines and the
 // reference does not imitate: KindSIMDDivergence. Quad-group functions,
-// simd_shuffle_and_fill_*, simdgroup matrices and async copies stay set
+// simd_shuffle_and_fill_* and async copies stay set
 // aside (KindSIMDGroup), as do SIMD-group operations in fragment and vertex
 // functions.
 

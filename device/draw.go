@@ -274,7 +274,7 @@ func colorRange() vk.ImageSubresourceRange {
 	return vk.ImageSubresourceRange{AspectMask: vk.ImageAspectColor, LevelCount: 1, LayerCount: 1}
 }
 
-// destroyImage frees what newDrawImage made.
+// destroyImage frees what newAttachment made.
 func (ld *logical) destroyImage(im *drawImage) {
 	if im.readback != nil {
 		im.readback.destroy()

@@ -48,8 +48,9 @@ type Device struct {
 	icbMu   sync.Mutex // guards icbPool (command pools are externally synchronized)
 	icbPool uint64
 
-	samplerMu sync.Mutex // guards sampler
-	sampler   uint64     // the device's one sampler (texture.go), made on first use
+	samplerMu sync.Mutex             // guards sampler
+	sampler   uint64                 // the device's one sampler (texture.go), made on first use
+	samplers  map[SamplerSpec]uint64 // constexpr samplers (sampler.go), made on first use
 
 	cmdPool    uint64
 	internal   uint64 // timeline semaphore the GPU signals per command buffer
@@ -316,6 +317,7 @@ func (d *Device) destroy() {
 		vk.Call(ld.tex.DestroySampler, ld.handle, uintptr(d.sampler), 0)
 		d.sampler = 0
 	}
+	d.destroySamplers()
 	for _, s := range d.slots {
 		s.destroy()
 	}

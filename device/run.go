@@ -19,6 +19,9 @@ type Binding struct {
 	Offset       int64 // a multiple of Align
 	Texture      *Texture
 	Sampler      bool
+	// SamplerSpec, with Sampler, binds a sampler of that state (sampler.go) instead of
+	// the device's one.
+	SamplerSpec *SamplerSpec
 }
 
 // Timing receives the GPU time of a Run, Draw or CaptureVertices: the start and end
@@ -284,7 +287,7 @@ func (d *Device) writeSets(a *vk.Arena, layouts []uint64, declared []spirvBindin
 			}
 			d.dev.writeImage(sets[b.Set], b.Binding, b.Type, bb.Texture.view, 0)
 		default:
-			sampler, err := d.deviceSampler()
+			sampler, err := d.samplerFor(bb.SamplerSpec)
 			if err != nil {
 				return nil, err
 			}

@@ -188,3 +188,21 @@ func TestConstexprSamplerRuns(t *testing.T) {
 		})
 	}
 }
+
+// TestConstexprLinearOnIntegers: a linear constexpr sampler on an integer
+// texture is undefined, and the run is set aside at the sample.
+func TestConstexprLinearOnIntegers(t *testing.T) {
+	needTools(t)
+	frag := readFixture(t, "testdata/texture_fragment.ll")
+	ll := replaceAll(t, frag, "(ptr addrspace(1) %itex, ptr addrspace(2) %smp,", "(ptr addrspace(1) %itex, ptr addrspace(2) inttoptr (i64 -9188470239253738935 to ptr addrspace(2)),")
+	_, err := Run(context.Background(), assemble(t, ll), "frag", Options{})
+	var nj *NotJudgeableError
+	if !errors.As(err, &nj) || nj.Kind != KindTexture || nj.Detail != "texture operand" || !strings.Contains(nj.Reason, "linear filtering of an integer texture") {
+		t.Fatalf("got %v, want the linear filter on an integer texture set aside", err)
+	}
+	// The nearest sampler on the same texture runs.
+	ll = replaceAll(t, frag, "(ptr addrspace(1) %itex, ptr addrspace(2) %smp,", "(ptr addrspace(1) %itex, ptr addrspace(2) inttoptr (i64 -9188470239253757879 to ptr addrspace(2)),")
+	if _, err := Run(context.Background(), assemble(t, ll), "frag", Options{}); err != nil {
+		t.Fatal(err)
+	}
+}

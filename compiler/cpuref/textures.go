@@ -466,7 +466,19 @@ func textureSupport(k *Kernel, defs string) string {
 		fmt.Fprintf(&b, "  %%ce%d = icmp eq ptr addrspace(2) %%s, %s\n  %%co%d = or i1 %s, %%ce%d\n", i, c.Operand(), i, ok, i)
 		ok = fmt.Sprintf("%%co%d", i)
 	}
-	fmt.Fprintf(&b, "  br i1 %s, label %%load, label %%badsampler\nbadsampler:\n  call void @airpipe_texture_unknown(i32 2)\n  unreachable\n", ok)
+	fmt.Fprintf(&b, "  br i1 %s, label %%filter, label %%badsampler\nbadsampler:\n  call void @airpipe_texture_unknown(i32 2)\n  unreachable\n", ok)
+	// Linear filtering of an integer texture is undefined (Metal allows nearest only;
+	// Vulkan's integer formats have no linear filtering): set aside at run time.
+	b.WriteString("filter:\n")
+	lin := "false"
+	for i, c := range k.ConstexprSamplers {
+		if c.State.Mag == "linear" || c.State.Min == "linear" {
+			fmt.Fprintf(&b, "  %%cl%d = or i1 %s, %%ce%d\n", i, lin, i)
+			lin = fmt.Sprintf("%%cl%d", i)
+		}
+	}
+	fmt.Fprintf(&b, "  %%ki = icmp eq i32 %%kind, %d\n  %%ku = icmp eq i32 %%kind, %d\n  %%kint = or i1 %%ki, %%ku\n  %%badf = and i1 %s, %%kint\n", 'i', 'u', lin)
+	b.WriteString("  br i1 %badf, label %badfilter, label %load\nbadfilter:\n  call void @airpipe_texture_unknown(i32 6)\n  unreachable\n")
 	b.WriteString(`load:
   %w = load <4 x i32>, ptr addrspace(1) %t, align 16
   %kp = getelementptr inbounds i32, ptr addrspace(1) %t, i64 4

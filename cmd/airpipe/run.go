@@ -42,6 +42,14 @@ have their own lock); 4 when it found no Metal library (unless --allow-empty).
 An interrupted run writes no row for a module whose work it cut short: --resume
 runs those again.
 
+Progress (on stderr): the walk runs ahead to discover every file, and each
+library file's header declares its function count, so the total is known
+as soon as the walk ends (until then, and while Mach-O or firmware files
+that declare nothing are unread, it says "found so far" and gives no ETA).
+On a terminal: one overall line (modules done of the total, elapsed, rate,
+ETA, failures so far) and a bar per stage; otherwise the same as a plain line
+every 5 seconds; --progress none for silence.
+
 Examples:
   airpipe run --out results ../shared/corpus
   airpipe run --jobs 8 --stage-jobs container=2 --timeout 2m --format json lib.metallib
@@ -329,7 +337,7 @@ func executeRun(ctx context.Context, o runOptions, plan runPlan, stdout, stderr 
 	}
 
 	// The walker goroutine owns the file counts until it returns.
-	sources := make(chan corpus.Entry, 16)
+	found := make(chan corpus.Entry, 16)
 	walk := walkTally{shard: plan.shard}
 	if o.firmwareCache != "" {
 		walk.opts.FirmwareCache = o.firmwareCache
@@ -347,9 +355,14 @@ func executeRun(ctx context.Context, o runOptions, plan runPlan, stdout, stderr 
 	}
 	walkErr := make(chan error, 1)
 	go func() {
-		defer close(sources)
-		walkErr <- walk.run(ctx, plan.roots, sources, prog)
+		defer close(found)
+		err := walk.run(ctx, plan.roots, found, prog)
+		prog.walkDone()
+		walkErr <- err
 	}()
+	// The walk runs ahead of the engine (discovery), so the number of
+	// files is known early; the engine takes them at its own pace.
+	sources := relay(ctx, found)
 
 	var cache pipeline.Cache
 	var dirCache *pipeline.DirCache
@@ -372,8 +385,10 @@ func executeRun(ctx context.Context, o runOptions, plan runPlan, stdout, stderr 
 				refused.add(e.Provenance, code)
 			}
 			if len(finished) == 0 && sel.all() {
+				prog.expanded(e, len(x.Items))
 				return x
 			}
+			defer func() { prog.expanded(e, len(x.Items)) }()
 			keep := x.Items[:0]
 			for _, m := range x.Items {
 				switch {
@@ -429,7 +444,7 @@ func executeRun(ctx context.Context, o runOptions, plan runPlan, stdout, stderr 
 	}
 	meta.Complete = !interrupted && engineErr == nil && wErr == nil
 	// Rows saying a *.metallib holds no library are no library found.
-	empty := meta.Complete && !o.allowEmpty && meta.Counts.LibrariesParsed == 0 && sum.total == sum.libraryFailures[stages.CodeNotALibrary]
+	empty := meta.Complete && !o.allowEmpty && meta.Counts.LibrariesParsed == 0 && sum.total == sum.libraryFailures[string(stages.CodeNotALibrary)]
 	selectedNone := meta.Complete && !o.allowEmpty && !empty && !sel.all() && sum.total == 0
 	if empty || selectedNone {
 		// A run over nothing is no evidence: never passed off as complete.
@@ -462,6 +477,39 @@ func executeRun(ctx context.Context, o runOptions, plan runPlan, stdout, stderr 
 		return 1
 	}
 	return status
+}
+
+// relay passes entries from in to the returned channel in order, queueing
+// without bound so the sender never waits for the receiver. It closes its
+// output when in is closed and drained, or when ctx ends.
+func relay(ctx context.Context, in <-chan corpus.Entry) <-chan corpus.Entry {
+	out := make(chan corpus.Entry)
+	go func() {
+		defer close(out)
+		var queue []corpus.Entry
+		for in != nil || len(queue) > 0 {
+			var send chan corpus.Entry
+			var next corpus.Entry
+			if len(queue) > 0 {
+				send, next = out, queue[0]
+			}
+			select {
+			case e, ok := <-in:
+				if !ok {
+					in = nil
+					continue
+				}
+				queue = append(queue, e)
+			case send <- next:
+				queue = queue[1:]
+			case <-ctx.Done():
+				for range in {
+				}
+				return
+			}
+		}
+	}()
+	return out
 }
 
 // checkRoots refuses a path that cannot be read: one missing, a file that

@@ -43,6 +43,7 @@ func (t *walkTally) run(ctx context.Context, roots []string, out chan<- corpus.E
 			return nil
 		}
 		t.handed++
+		prog.fileHanded(e)
 		select {
 		case out <- e:
 			return nil

@@ -510,6 +510,12 @@ func dispatch(ctx context.Context, dev *device.Device, spirv []byte, entry strin
 	for _, i := range ref.Kernel.Samplers {
 		binds = append(binds, device.Binding{Set: 0, Binding: uint32(samplerBinding + i), Sampler: true})
 	}
+	cbinds, err := constexprSamplerBinds(ref.Kernel) // constexpr.go
+	if err != nil {
+		done = true
+		return nil, pipeline.Fail(CodeEmulatorInterface, "constexpr sampler", err.Error())
+	}
+	binds = append(binds, cbinds...)
 	phBinds, phBufs, phTexs, err := placeholders(dev, ref.Kernel) // funcconst.go
 	bufs, texs, binds = append(bufs, phBufs...), append(texs, phTexs...), append(binds, phBinds...)
 	if err != nil {
@@ -614,6 +620,9 @@ func checkInterface(bs []translate.Binding, k *cpuref.Kernel) (pipeline.Result, 
 	}
 	for _, i := range k.Samplers {
 		known[samplerBinding+i] = "sampler"
+	}
+	if r, ok := bindConstexprSamplers(bs, k, known); !ok { // constexpr.go
+		return r, false
 	}
 	shape := map[int]string{} // the reference's texture shape, by binding
 	for _, t := range k.Textures {

@@ -42,5 +42,10 @@ func texturesUsed(k *cpuref.Kernel) string {
 	}
 	s := fmt.Sprintf("uniform (every texel one value; coordinates, filtering and addressing not judged): %d texture(s) [%s], %d sampler(s)",
 		len(k.Textures), strings.Join(parts, ", "), len(k.Samplers))
+	for _, c := range k.ConstexprSamplers {
+		st := c.State
+		s += fmt.Sprintf(", constexpr sampler %#016x (mag %s, min %s, mip %s, address %s; decoded from evidence, bound as its VkSampler)",
+			st.Word, st.Mag, st.Min, st.Mip, strings.Join(st.Address[:], "/"))
+	}
 	return s
 }

@@ -117,6 +117,9 @@ func DecodeSampler(word uint64) (SamplerState, error) {
 type ConstexprSampler struct {
 	Global string `json:",omitempty"`
 	State  SamplerState
+	// Binding is the descriptor binding the translation gave this sampler (its
+	// reflection's sampler_state carries the word): set by the emulator stage, 0 until then.
+	Binding int `json:",omitempty"`
 }
 
 // Operand is the LLVM constant the module passes as this sampler.

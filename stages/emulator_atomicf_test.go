@@ -115,3 +115,23 @@ func TestEmulatorCatchesFunnelAndMemsetFaults(t *testing.T) {
 		t.Logf("%s: %s %q %s", c.wrong, r.Status, r.Detail, r.Message)
 	}
 }
+
+// TestEmulatorReadSampler judges read_sampler.ll (Metal 4's read: a read
+// sampler from air.get_read_sampler() and a zero offset, on a float and a
+// uint texture) against the reference, which defines the read as the
+// classic one: it passes; the same with the texel's x and y swapped is a
+// mismatch in buffer 0.
+func TestEmulatorReadSampler(t *testing.T) {
+	emuNeed(t)
+	m := emuModule(t, "testdata/emulator/read_sampler.ll")
+	r := Emulator(EmulatorOptions{}).Run(context.Background(), m)
+	if r.Status != pipeline.Passed || r.Data["words_written"] == "" || r.Data["words_written"] == "0" {
+		t.Fatalf("read_sampler.ll: %s %s %q %s %v", r.Status, r.Code, r.Detail, r.Message, r.Data)
+	}
+	t.Logf("%s %v", r.Status, r.Data)
+	w := plantedLowering(t, "read_sampler.ll", "read_sampler_swapped.ll")
+	if w.Status != pipeline.Failed || w.Code != CodeEmulatorMismatch || !strings.HasPrefix(w.Detail, "buffer 0 ") {
+		t.Fatalf("swapped texel: %s %s %q %s", w.Status, w.Code, w.Detail, w.Message)
+	}
+	t.Logf("%s %q %s", w.Status, w.Detail, w.Message)
+}

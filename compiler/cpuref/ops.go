@@ -104,6 +104,10 @@ func defineOp(d declaration) (string, error) {
 	base, _, _ := strings.Cut(op, ".")
 	plain := strings.TrimPrefix(base, "fast_")
 	switch {
+	case n == "air.get_read_sampler":
+		return getReadSamplerOp(d) // readsampler.go
+	case isReadSamplerRead(d):
+		return readSamplerRead(d) // readsampler.go
 	case isTextureOp(n):
 		return textureOp(d)
 	case n == "air.wg.barrier":

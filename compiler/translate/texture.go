@@ -45,7 +45,11 @@ func (t *translator) texture(c *air.Call, op string, rest []string) (spirv.ID, b
 	case op == "gather_texture_2d" || op == "gather_texture_2d_array":
 		return t.gather(c, r, op) // gather.go
 	case strings.HasPrefix(op, "read_texture"):
-		return t.readTexture(c, r)
+		rc, ok := t.withoutReadSampler(c, op) // texread.go
+		if !ok {
+			return t.undefResult(c), true
+		}
+		return t.readTexture(rc, r)
 	case strings.HasPrefix(op, "write_texture"):
 		return t.writeTexture(c, r)
 	case strings.HasPrefix(op, "get_"):
@@ -131,7 +135,7 @@ func (t *translator) sample(c *air.Call, r *resource, op string) (spirv.ID, bool
 		return 0, false
 	}
 	smp := t.resource(args[1])
-	if smp == nil || !smp.sampler {
+	if smp == nil || !smp.sampler || smp == readSampler {
 		t.miss.add(CodeUnhandledInstruction, "sample without a sampler argument")
 		return t.undefResult(c), true
 	}
@@ -461,15 +465,15 @@ func (t *translator) resource(v air.Value) *resource {
 	if r, ok := t.res[v]; ok {
 		return r
 	}
-	var word uint64
+	var word string
 	name := "sampler_state"
 	switch v := v.(type) {
 	case *air.GlobalVariable:
-		c, ok := v.Init.(*air.ConstInt)
-		if !ok || c.Typ.Bits != 64 || v.AddrSpace != 2 {
+		state, ok := samplerState(v) // texread.go: one i64 word or an array of them
+		if !ok {
 			return nil
 		}
-		word, name = c.Bits, v.Name
+		word, name = state, v.Name
 	case *air.ConstExpr:
 		if v.Op != air.OpIntToPtr || len(v.Ops) != 1 {
 			return nil
@@ -478,7 +482,7 @@ func (t *translator) resource(v air.Value) *resource {
 		if !ok || c.Typ.Bits != 64 {
 			return nil
 		}
-		word = c.Bits
+		word = fmt.Sprintf("0x%016x", c.Bits)
 	default:
 		return nil
 	}
@@ -498,6 +502,6 @@ func (t *translator) resource(v air.Value) *resource {
 	r := &resource{v: sv, typ: st, sampler: true}
 	t.samplers[word] = r
 	t.refl.Bindings = append(t.refl.Bindings, Binding{Binding: n, Kind: "sampler", Metal: "constexpr sampler",
-		Name: name, SamplerState: fmt.Sprintf("0x%016x", word)})
+		Name: name, SamplerState: word})
 	return r
 }

@@ -108,8 +108,8 @@ type translator struct {
 	opts          options
 	// globals are the roots of module globals, shared by every function.
 	globals map[*air.GlobalVariable]*root
-	// samplers are the constexpr samplers, by their state word.
-	samplers map[uint64]*resource
+	// samplers are the constexpr samplers, by their state words (texread.go).
+	samplers map[string]*resource
 	// slots are the pointers stored in private memory (slots.go).
 	slots map[slotKey]pointer
 	// specs are the emitted callee specialisations; active guards recursion.
@@ -140,7 +140,7 @@ func newTranslator(m *air.Module, ep air.EntryPoint, model spirv.ExecutionModel)
 			isEntry: true,
 		},
 		globals:  map[*air.GlobalVariable]*root{},
-		samplers: map[uint64]*resource{},
+		samplers: map[string]*resource{},
 		specs:    map[string]spirv.ID{},
 		slots:    map[slotKey]pointer{},
 		active:   map[*air.Function]bool{},

@@ -161,12 +161,20 @@
 // judged, not every one. Set aside (KindFunctionConstant, Detail naming the
 // constant): a constant of another type (vectors, 64-bit), one stored in an
 // LLVM type other than its Metal type's, two sharing an index, an externally
-// initialized global the list does not name, and an argument present only
-// under a function-constant predicate (key air.function_constant; the
-// predicate is computed by the static initializer, which the reference does
-// not evaluate). air.normalize_function_constant_predicate (.i8, .i1) is
-// read as normalizing a bool to 0 or 1 (x != 0), the identity on the 0 and 1
-// the corpus gives it.
+// initialized global the list does not name. air.normalize_function_constant_predicate
+// (.i8, .i1) is read as normalizing a bool to 0 or 1 (x != 0), the identity
+// on the 0 and 1 the corpus gives it.
+//
+// Conditional arguments (conditional.go, staticinit.go). An argument or
+// output with the key air.function_constant exists only when its predicate,
+// a bool global the static initializer computes from the function
+// constants, holds. The reference evaluates the initializer's straight-line
+// integer code in Go with the contract's values (LLVM's semantics; what it
+// cannot evaluate leaves a predicate unknown, set aside naming why) and the
+// host module checks the result with a constructor of its own (exit 11 on a
+// difference). A present argument is read as any; an absent one gets null
+// or zero and an absent output is none. Kernel.Conditional lists them;
+// two present arguments on one slot are set aside by name.
 //
 // What it cannot judge, and says so with a *NotJudgeableError (Kind, Detail,
 // Reason) rather than answering: textures it does not give and constexpr

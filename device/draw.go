@@ -199,12 +199,6 @@ func (d *Device) Draw(ctx context.Context, frag []byte, entry string, x DrawArgs
 	return out, nil
 }
 
-// newDrawImage makes a w×h colour attachment of format f, its view and its readback buffer.
-// On failure it returns what it made so far (for destroyImage).
-func (d *Device) newDrawImage(f Format, w, h uint32) (*drawImage, error) {
-	return d.newAttachment(uint32(f), texelSize[f], vk.ImageUsageColorAttach, colorRange(), w, h)
-}
-
 // newAttachment makes a w×h attachment image of format (texel bytes a pixel), usable as
 // usage and as a transfer source, its 2D view over rng and its readback buffer. On failure
 // it returns what it made so far (for destroyImage).
@@ -280,7 +274,7 @@ func colorRange() vk.ImageSubresourceRange {
 	return vk.ImageSubresourceRange{AspectMask: vk.ImageAspectColor, LevelCount: 1, LayerCount: 1}
 }
 
-// destroyImage frees what newDrawImage made.
+// destroyImage frees what newAttachment made.
 func (ld *logical) destroyImage(im *drawImage) {
 	if im.readback != nil {
 		im.readback.destroy()

@@ -49,10 +49,11 @@ import (
 //
 // Refused by name, because their meaning depends on which lane holds which
 // element, which the Metal Shading Language leaves unspecified (it names no
-// lane→element mapping): an extractelement or insertelement on a matrix
-// (thread_elements(), whose constant indices 0 and 1 are the lane's own two
-// elements in Apple's storage, not elements 0 and 1 of the matrix), any other
-// instruction on it (shufflevector, arithmetic, casts), a matrix loaded or
+// lane→element mapping): an extractelement, insertelement or shufflevector
+// on a matrix (thread_elements(), whose constant indices 0 and 1 are the
+// lane's own two elements in Apple's storage, not elements 0 and 1 of the
+// matrix; Metal's compiler writes a float2 into them with a shufflevector),
+// any other instruction on it (arithmetic, casts), a matrix loaded or
 // stored as a value (its bytes are that per-lane storage), and a constant that
 // is not a splat. Also refused: a load or store whose matrix_origin is not the
 // constant zero (how MSL's origin combines with transpose_matrix is not stated
@@ -112,7 +113,7 @@ func (t *translator) checkSIMDMatrixUse(in air.Instruction) {
 		if lanes(in.Cond.Type()) != 1 {
 			t.miss.add(CodeUnhandledInstruction, "select of simdgroup matrices on a vector condition")
 		}
-	case *air.ExtractElement, *air.InsertElement:
+	case *air.ExtractElement, *air.InsertElement, *air.ShuffleVector:
 		t.miss.addf(CodeUnhandledInstruction, "%s on a simdgroup matrix (thread_elements: Metal leaves the lane-to-element mapping unspecified)", in.Opcode())
 	case *air.Load, *air.Store:
 		t.miss.addf(CodeUnhandledInstruction, "%s of a simdgroup matrix as a value (its bytes are per-lane storage)", in.Opcode())

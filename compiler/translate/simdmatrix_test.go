@@ -171,6 +171,7 @@ define void @k(ptr addrspace(1) %p, i1 %t) {
 	tests := []struct{ name, body, want string }{
 		{"thread_elements read", "  %x = extractelement <64 x float> %m, i64 0\n  store float %x, ptr addrspace(1) %p\n", "extractelement on a simdgroup matrix"},
 		{"thread_elements write", "  %x = insertelement <64 x float> %m, float 1.0, i64 1\n  call void @air.simdgroup_matrix_8x8_store.v64f32.p1f32(<64 x float> %x, ptr addrspace(1) %p, i64 8, <2 x i64> zeroinitializer, i1 false)\n", "insertelement on a simdgroup matrix"},
+		{"thread_elements from a vector", "  %v = insertelement <2 x float> poison, float 1.0, i32 0\n  %x = shufflevector <2 x float> %v, <2 x float> poison, <64 x i32> <i32 0, i32 1" + strings.Repeat(", i32 poison", 62) + ">\n  call void @air.simdgroup_matrix_8x8_store.v64f32.p1f32(<64 x float> %x, ptr addrspace(1) %p, i64 8, <2 x i64> zeroinitializer, i1 false)\n", "shufflevector on a simdgroup matrix (thread_elements"},
 		{"arithmetic", "  %x = fadd <64 x float> %m, %m\n  call void @air.simdgroup_matrix_8x8_store.v64f32.p1f32(<64 x float> %x, ptr addrspace(1) %p, i64 8, <2 x i64> zeroinitializer, i1 false)\n", "fadd on a simdgroup matrix"},
 		{"stored as a value", "  store <64 x float> %m, ptr addrspace(1) %p\n", "store of a simdgroup matrix as a value"},
 		{"origin", "  call void @air.simdgroup_matrix_8x8_store.v64f32.p1f32(<64 x float> %m, ptr addrspace(1) %p, i64 8, <2 x i64> <i64 1, i64 0>, i1 false)\n", "with a matrix origin other than zero"},

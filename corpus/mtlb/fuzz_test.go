@@ -1,6 +1,7 @@
 package mtlb
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
 	"os"
@@ -32,6 +33,9 @@ func FuzzParse(f *testing.F) {
 		}
 		if !valid {
 			t.Fatal("Parse accepted data ValidHeader rejects")
+		}
+		if n, ok := declaredFunctions(bytes.NewReader(data), int64(len(data))); !ok || n != len(lib.Functions) {
+			t.Fatalf("header declares (%d, %v) functions, Parse found %d", n, ok, len(lib.Functions))
 		}
 		if lib.FileSize > uint64(len(data)) {
 			t.Fatalf("file size 0x%x beyond 0x%x bytes", lib.FileSize, len(data))

@@ -113,7 +113,9 @@
 // operation reads and component order; it cannot see coordinate or addressing
 // errors. Constexpr samplers (a state word baked into the AIR) are set aside:
 // the word is undecoded, so the reference cannot know their address modes or
-// border. Multisample textures, texture buffers, gathers, compares, size queries
+// border. air.gather_texture_2d[_array] (gather.go) returns the component it names
+// of the uniform texel in all four lanes (which texels and their order cannot show).
+// Multisample textures, texture buffers, other gathers, compares, size queries
 // and writes other than those below are set aside (KindTexture).
 //
 // Writable textures (storage.go). An air.texture argument with write or read_write

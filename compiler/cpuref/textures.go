@@ -266,8 +266,11 @@ func textureOp(d declaration) (string, error) {
 	if q, dim, found := sizeQuery(n); found {
 		return sizeQueryOp(d, q, dim, refuse)
 	}
+	if r, found := strings.CutPrefix(n, "air.gather_texture_"); found {
+		return gatherOp(d, r, refuse) // gather.go
+	}
 	if !ok {
-		return refuse("the reference gives textures to sample, read, write and query the size of (no gathers, comparisons, multisampled textures or depth writes)")
+		return refuse("the reference gives textures to sample, gather, read, write and query the size of (no comparisons, multisampled textures or depth writes)")
 	}
 	dim, suffix, _ := strings.Cut(rest, ".")
 	// A .i16 infix marks 16-bit coordinate and LOD operands, which the checks read off the

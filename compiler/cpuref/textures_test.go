@@ -212,8 +212,8 @@ func TestTextureNotJudgeable(t *testing.T) {
 		{"constexpr sampler global", frag, "frag", KindTexture, "constexpr sampler filters", []string{firstSample, strings.Replace(firstSample, "%smp", "@__air_sampler_state", 1),
 			"define <{", "@__air_sampler_state = internal addrspace(2) constant i64 -9188470239253755319, align 8\n\ndefine <{"}},
 		{"sampler that is no argument", frag, "frag", KindTexture, "constexpr sampler", []string{firstSample, strings.Replace(firstSample, "%smp", "null", 1)}},
-		{"gather", frag, "frag", KindTexture, "air.gather_texture_2d.v4f32", []string{"define <{", "declare <4 x float> @air.gather_texture_2d.v4f32(ptr addrspace(1), ptr addrspace(2), <2 x float>, i1, <2 x i32>, i32)\n\ndefine <{",
-			"  %fw = ", "  %g = call <4 x float> @air.gather_texture_2d.v4f32(ptr addrspace(1) %ftex, ptr addrspace(2) %smp, <2 x float> %uv, i1 true, <2 x i32> zeroinitializer, i32 0)\n  %fw = "}},
+		{"cube gather", frag, "frag", KindTexture, "air.gather_texture_cube.v4f32", []string{"define <{", "declare <4 x float> @air.gather_texture_cube.v4f32(ptr addrspace(1), ptr addrspace(2), <3 x float>, i32)\n\ndefine <{",
+			"  %fw = ", "  %g = call <4 x float> @air.gather_texture_cube.v4f32(ptr addrspace(1) %ftex, ptr addrspace(2) %smp, <3 x float> zeroinitializer, i32 0)\n  %fw = "}},
 		{"sampler array", frag, "frag", KindTexture, "sampler array", []string{`!"air.sampler", !"air.location_index", i32 0, i32 1`, `!"air.sampler", !"air.location_index", i32 0, i32 2`}},
 	} {
 		t.Run(c.name, func(t *testing.T) {

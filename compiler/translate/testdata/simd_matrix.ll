@@ -1,7 +1,7 @@
 ; SIMD-group matrices (MSL §6.7): a = load(A, 8), b = transposed load of
 ; half B (elements per row 12), d = a·b + 0.5 (float product of a half
 ; operand), stored at stride 10; e = h·h for the half matrix h = load(B, 12),
-; stored transposed; f = a·a + a, passed through a phi, stored to
+; stored transposed; f = a·a + a, passed through a phi and a select, stored to
 ; threadgroup memory and copied out word by word by lane 0's thread.
 target datalayout = "e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-f32:32:32-f64:64:64-v16:16:16-v24:32:32-v32:32:32-v48:64:64-v64:64:64-v96:128:128-v128:128:128-v192:256:256-v256:256:256-v512:512:512-v1024:1024:1024-n8:16:32"
 target triple = "air64-apple-macosx14.0.0"
@@ -35,7 +35,8 @@ entry:
 other:
   br label %join
 join:
-  %c = phi <64 x float> [ %a, %entry ], [ zeroinitializer, %other ]
+  %c0 = phi <64 x float> [ %a, %entry ], [ zeroinitializer, %other ]
+  %c = select i1 %big, <64 x float> zeroinitializer, <64 x float> %c0
   %f = call <64 x float> @air.simdgroup_matrix_8x8_multiply_accumulate.v64f32.v64f32.v64f32.v64f32(<64 x float> %a, <64 x float> %a, <64 x float> %c)
   call void @air.simdgroup_matrix_8x8_store.v64f32.p3f32(<64 x float> %f, ptr addrspace(3) @tile, i64 8, <2 x i64> zeroinitializer, i1 false)
   call void @air.wg.barrier(i32 2, i32 1)

@@ -2,7 +2,7 @@
 ; half B (elements per row 12), d = a·b + 0.5 (float product of a half
 ; operand), stored at stride 10; e = h·h for the half matrix h = load(B, 12),
 ; stored transposed; f = a·a + a, passed through a phi and a select, stored to
-; threadgroup memory and copied out word by word by lane 0's thread.
+; threadgroup memory and copied out, one word by each of threads 0 to 63.
 target datalayout = "e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-f32:32:32-f64:64:64-v16:16:16-v24:32:32-v32:32:32-v48:64:64-v64:64:64-v96:128:128-v128:128:128-v192:256:256-v256:256:256-v512:512:512-v1024:1024:1024-n8:16:32"
 target triple = "air64-apple-macosx14.0.0"
 

@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/airpipe/airpipe/internal/codes"
 )
 
 type item struct {
@@ -99,7 +101,7 @@ func TestEngineOutcomes(t *testing.T) {
 		run      func(context.Context, *item) Result
 		timeout  time.Duration
 		status   Status
-		code     string
+		code     codes.Code
 		msgParts string
 	}{
 		{"pass", func(context.Context, *item) Result { return Pass() }, 0, Passed, "", ""},

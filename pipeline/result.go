@@ -4,7 +4,11 @@
 // SPIR-V: it sees items, stage results and failure codes.
 package pipeline
 
-import "time"
+import (
+	"time"
+
+	"github.com/airpipe/airpipe/internal/codes"
+)
 
 // Status is the outcome of one stage for one item.
 type Status string
@@ -36,27 +40,27 @@ func (s Status) Continues() bool { return s == Passed || s == Skipped }
 // docs/codes.md.
 const (
 	// CodeCrash is a panic inside a stage; Detail holds a stack hash.
-	CodeCrash = "crash"
+	CodeCrash = codes.Crash
 	// CodeTimeout is a stage that ran past its per-item timeout.
-	CodeTimeout = "timeout"
+	CodeTimeout = codes.Timeout
 	// CodeCancelled is an item whose stage was interrupted by the user.
-	CodeCancelled = "cancelled"
+	CodeCancelled = codes.Cancelled
 )
 
 // Finding is one missing feature: a stable code and a detail naming the
 // missing thing (an intrinsic, a record, a metadata key).
 type Finding struct {
-	Code   string `json:"code"`
-	Detail string `json:"detail"`
+	Code   codes.Code `json:"code"`
+	Detail string     `json:"detail"`
 }
 
 // Result is what one stage says about one item.
 type Result struct {
-	Stage   string `json:"stage"`
-	Status  Status `json:"status"`
-	Code    string `json:"code,omitempty"`
-	Detail  string `json:"detail,omitempty"`
-	Message string `json:"message,omitempty"`
+	Stage   string     `json:"stage"`
+	Status  Status     `json:"status"`
+	Code    codes.Code `json:"code,omitempty"`
+	Detail  string     `json:"detail,omitempty"`
+	Message string     `json:"message,omitempty"`
 	// Missing lists every missing feature found, not only the first.
 	Missing []Finding `json:"missing,omitempty"`
 	// Features is the item's feature inventory as this stage saw it.
@@ -72,7 +76,7 @@ func Pass() Result { return Result{Status: Passed} }
 
 // Fail returns a failed result with a stable code, a detail naming the
 // missing or broken thing, and a human message.
-func Fail(code, detail, message string) Result {
+func Fail(code codes.Code, detail, message string) Result {
 	return Result{Status: Failed, Code: code, Detail: detail, Message: message}
 }
 

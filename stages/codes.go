@@ -1,30 +1,31 @@
 package stages
 
-// Failure codes. This list is append-only: a code, once released, keeps its
-// name and meaning forever (rankings and diffs across runs group by it).
-// Each is documented in docs/codes.md. The engine's own codes (crash,
-// timeout, cancelled) live in package pipeline.
+import "github.com/airpipe/airpipe/internal/codes"
+
+// Container failure codes: the stage package's names for the registry's
+// (internal/codes, where each is declared, documented and kept
+// append-only; docs/codes.md lists them).
 const (
 	// CodeMalformedLibrary: the library as a whole does not parse; the row
 	// has function index -1 and the detail names the construct.
-	CodeMalformedLibrary = "container/malformed-library"
+	CodeMalformedLibrary = codes.ContainerMalformedLibrary
 	// CodeFileTooLarge: the file is larger than --max-file-size.
-	CodeFileTooLarge = "container/file-too-large"
+	CodeFileTooLarge = codes.ContainerFileTooLarge
 	// CodeUnreadable: the file could not be read.
-	CodeUnreadable = "container/unreadable"
+	CodeUnreadable = codes.ContainerUnreadable
 	// CodeBitcodeOutOfBounds: the function's bitcode slice lies outside
 	// the bitcode section or the file.
-	CodeBitcodeOutOfBounds = "container/bitcode-out-of-bounds"
+	CodeBitcodeOutOfBounds = codes.ContainerBitcodeOutOfBounds
 	// CodeMissingHash: the function has no HASH tag to check its bitcode by.
-	CodeMissingHash = "container/missing-hash"
+	CodeMissingHash = codes.ContainerMissingHash
 	// CodeHashMismatch: SHA-256 of the bitcode slice differs from HASH.
-	CodeHashMismatch = "container/hash-mismatch"
+	CodeHashMismatch = codes.ContainerHashMismatch
 	// CodeBadWrapper: the slice's LLVM bitcode wrapper header is invalid.
-	CodeBadWrapper = "container/bad-wrapper"
+	CodeBadWrapper = codes.ContainerBadWrapper
 	// CodeNotALibrary: a file named *.metallib holds no library and no
 	// AIR module; the row has function index -1.
-	CodeNotALibrary = "container/not-a-library"
+	CodeNotALibrary = codes.ContainerNotALibrary
 	// CodeFileChanged: the file changed (shrank, grew, was rewritten)
 	// while it was read; the row has function index -1.
-	CodeFileChanged = "container/file-changed"
+	CodeFileChanged = codes.ContainerFileChanged
 )

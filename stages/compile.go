@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/airpipe/airpipe/device"
+	"github.com/airpipe/airpipe/internal/codes"
 	"github.com/airpipe/airpipe/pipeline"
 )
 
@@ -19,14 +20,14 @@ const compileVersion = "1"
 const (
 	// CodeDriverError: the driver rejected the pipeline; detail is
 	// "<target> <vkCall> <VkResult>".
-	CodeDriverError = "compile/driver-rejected"
+	CodeDriverError = codes.CompileDriverRejected
 	// CodeDriverCrash: the driver crashed (or hung past the timeout) in its
 	// child process; detail is the target.
-	CodeDriverCrash = "compile/driver-crash"
+	CodeDriverCrash = codes.CompileDriverCrash
 	// CodeSPIRVRejected: the device layer could not read the SPIR-V.
-	CodeSPIRVRejected = "compile/spirv-rejected"
+	CodeSPIRVRejected = codes.CompileSPIRVRejected
 	// CodeBadArgument: the entry point or interface did not fit the API.
-	CodeBadArgument = "compile/bad-argument"
+	CodeBadArgument = codes.CompileBadArgument
 )
 
 // CompileOptions configure the compile stage.

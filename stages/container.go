@@ -27,7 +27,7 @@ func Container() pipeline.Stage[*Module] {
 func checkContainer(m *Module) pipeline.Result {
 	lib := m.Library
 	if lib.Err != nil {
-		detail := lib.ErrCode
+		detail := string(lib.ErrCode)
 		var fe *mtlb.FormatError
 		if errors.As(lib.Err, &fe) {
 			detail = fe.Construct

@@ -9,6 +9,7 @@ import (
 
 	"github.com/airpipe/airpipe/compiler/cpuref"
 	"github.com/airpipe/airpipe/device"
+	"github.com/airpipe/airpipe/internal/codes"
 	"github.com/airpipe/airpipe/pipeline"
 )
 
@@ -17,7 +18,7 @@ const deviceVersion = "8"
 
 // CodeDeviceFlaky: the device's output differed from the reference and
 // three runs did not agree with each other; the status is unjudged.
-const CodeDeviceFlaky = "device/flaky"
+const CodeDeviceFlaky = codes.DeviceFlaky
 
 // DeviceOptions configure the device stage.
 type DeviceOptions struct {
@@ -90,7 +91,7 @@ func (d *deviceStage) run(ctx context.Context, m *Module) pipeline.Result {
 		return pipeline.Unavailablef(d.err.Error())
 	}
 	r := asDevice(d.emu.run(ctx, m))
-	if r.Code == "device/mismatch" {
+	if r.Code == codes.DeviceMismatch {
 		again := []pipeline.Result{asDevice(d.emu.run(ctx, m)), asDevice(d.emu.run(ctx, m))}
 		for _, a := range again {
 			if a.Status != r.Status || a.Detail != r.Detail || a.Message != r.Message {
@@ -109,11 +110,11 @@ func (d *deviceStage) run(ctx context.Context, m *Module) pipeline.Result {
 
 // asDevice renames the emulator's codes and data keys for the device stage.
 func asDevice(r pipeline.Result) pipeline.Result {
-	r.Code = strings.Replace(r.Code, "emulator/", "device/", 1)
+	r.Code = codes.OnDevice(r.Code)
 	if len(r.Missing) > 0 {
 		missing := make([]pipeline.Finding, len(r.Missing))
 		for i, f := range r.Missing {
-			missing[i] = pipeline.Finding{Code: strings.Replace(f.Code, "emulator/", "device/", 1), Detail: f.Detail}
+			missing[i] = pipeline.Finding{Code: codes.OnDevice(f.Code), Detail: f.Detail}
 		}
 		r.Missing = missing
 	}

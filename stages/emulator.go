@@ -14,6 +14,7 @@ import (
 	"github.com/airpipe/airpipe/compiler/cpuref"
 	"github.com/airpipe/airpipe/compiler/translate"
 	"github.com/airpipe/airpipe/device"
+	"github.com/airpipe/airpipe/internal/codes"
 	"github.com/airpipe/airpipe/pipeline"
 )
 
@@ -27,43 +28,43 @@ const (
 	// word I", "render target N pixel (X,Y) component C", "vertex V output J
 	// (NAME) component C", or "render target N" when the SPIR-V has no such
 	// output), the message "expected X got Y".
-	CodeEmulatorMismatch = "emulator/mismatch"
+	CodeEmulatorMismatch = codes.EmulatorMismatch
 	// CodeEmulatorNoReference (unjudged): the CPU reference cannot run the
 	// entry point; the detail is the reason's kind (cpuref.Kind*) and the
 	// thing it names ("texture air.texture", "approximate-op air.fast_sqrt.f32").
-	CodeEmulatorNoReference = "emulator/no-reference"
+	CodeEmulatorNoReference = codes.EmulatorNoReference
 	// CodeEmulatorWritesNothing (unjudged): the kernel has no buffer it may
 	// write, or neither the reference nor lavapipe changed a byte: nothing
 	// was compared, so it is not a pass.
-	CodeEmulatorWritesNothing = "emulator/writes-nothing"
+	CodeEmulatorWritesNothing = codes.EmulatorWritesNothing
 	// CodeEmulatorNotImplemented (unjudged): the stage does not run this kind
 	// of function; the detail is the stage ("mesh", "object").
-	CodeEmulatorNotImplemented = "emulator/not-implemented"
+	CodeEmulatorNotImplemented = codes.EmulatorNotImplemented
 	// CodeEmulatorNoTranslation: no SPIR-V reached the stage (the translate
 	// stage was replaced by an exec stage).
-	CodeEmulatorNoTranslation = "emulator/no-translation"
+	CodeEmulatorNoTranslation = codes.EmulatorNoTranslation
 	// CodeEmulatorInterface: the SPIR-V's bindings are not the AIR entry
 	// point's buffers; the detail names the binding.
-	CodeEmulatorInterface = "emulator/interface-mismatch"
+	CodeEmulatorInterface = codes.EmulatorInterfaceMismatch
 	// CodeEmulatorDriver: lavapipe refused the pipeline or the dispatch; the
 	// detail is the Vulkan call.
-	CodeEmulatorDriver = "emulator/driver-error"
+	CodeEmulatorDriver = codes.EmulatorDriverError
 	// CodeEmulatorDeviceLost: the dispatch lost the device (a GPU fault or
 	// a hang past the stage's timeout).
-	CodeEmulatorDeviceLost = "emulator/device-lost"
+	CodeEmulatorDeviceLost = codes.EmulatorDeviceLost
 	// CodeEmulatorContraction (unjudged): the output differs from both the
 	// unfused and the fused reference, but only at words where those two
 	// references differ from each other too: words whose value depends on
 	// which multiply-adds the compiler contracted, which the AIR permits
 	// (fast math) op by op. No reference can judge them; the detail is the
 	// first such word.
-	CodeEmulatorContraction = "emulator/contraction-dependent"
+	CodeEmulatorContraction = codes.EmulatorContractionDependent
 	// CodeEmulatorFastMathUndefined (unjudged): the output differs from the
 	// reference only at words the reference computed as a NaN or an
 	// infinity, in a module compiled with fast math (nnan/ninf: the compiler
 	// may assume neither arises, so the AIR fixes no value there on these
 	// inputs). The detail is the first such word.
-	CodeEmulatorFastMathUndefined = "emulator/fast-math-undefined"
+	CodeEmulatorFastMathUndefined = codes.EmulatorFastMathUndefined
 )
 
 // EmulatorOptions configure the emulator stage.

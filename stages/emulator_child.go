@@ -12,13 +12,14 @@ import (
 
 	"github.com/airpipe/airpipe/compiler/cpuref"
 	"github.com/airpipe/airpipe/device"
+	"github.com/airpipe/airpipe/internal/codes"
 	"github.com/airpipe/airpipe/internal/proc"
 	"github.com/airpipe/airpipe/pipeline"
 )
 
 // CodeEmulatorCrash: the emulator's child process died while the device ran
 // the module (a driver crash); the detail is the signal or exit status.
-const CodeEmulatorCrash = "emulator/driver-crash"
+const CodeEmulatorCrash = codes.EmulatorDriverCrash
 
 // emuRequest is one dispatch for a device: the SPIR-V, the grid and the
 // buffers' initial bytes. It never carries the reference's answers, so the

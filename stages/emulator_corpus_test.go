@@ -113,7 +113,7 @@ func emuCorpus(t *testing.T, root string) map[string]int {
 		var miss *translate.MissingError
 		switch {
 		case errors.As(err, &miss):
-			reason = "not-run (translate " + miss.Missing[0].Code + " " + miss.Missing[0].Detail + ")"
+			reason = "not-run (translate " + string(miss.Missing[0].Code) + " " + miss.Missing[0].Detail + ")"
 		case err != nil:
 			reason = "not-run (reader/translate: " + err.Error()[:min(60, len(err.Error()))] + ")"
 		case out == nil:
@@ -124,7 +124,7 @@ func emuCorpus(t *testing.T, root string) map[string]int {
 			m := &Module{Bitcode: k.bc, artifacts: artifacts{IR: ir, Translation: out}}
 			r := st.Run(context.Background(), m)
 			status = string(r.Status)
-			reason = strings.TrimSpace(string(r.Status) + " " + r.Code + " " + r.Detail)
+			reason = strings.TrimSpace(string(r.Status) + " " + string(r.Code) + " " + r.Detail)
 			if r.Status == pipeline.Failed {
 				t.Logf("%s (%s): %s %s: %s", k.name, k.sum, r.Code, r.Detail, r.Message)
 			}

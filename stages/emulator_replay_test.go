@@ -175,7 +175,7 @@ func TestEmulatorCheck(t *testing.T) {
 	for _, r := range results {
 		micros = append(micros, r.Micros)
 		if r.Buffers == nil {
-			counts["did not run: "+r.Result.Code+" "+r.Result.Detail]++
+			counts["did not run: "+string(r.Result.Code)+" "+r.Result.Detail]++
 			continue
 		}
 		c := inputs[r.Name]
@@ -184,10 +184,10 @@ func TestEmulatorCheck(t *testing.T) {
 		if c.Kernel != nil && c.Kernel.Stage != "" {
 			stage = c.Kernel.Stage
 		}
-		key := stage + ": " + string(v.Status) + " " + v.Code + " " + v.Detail
+		key := stage + ": " + string(v.Status) + " " + string(v.Code) + " " + v.Detail
 		if v.Status == pipeline.Failed {
 			t.Logf("%s: %s %s: %s", r.Name, v.Code, v.Detail, v.Message)
-			key = stage + ": " + string(v.Status) + " " + v.Code
+			key = stage + ": " + string(v.Status) + " " + string(v.Code)
 		}
 		counts[key]++
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/airpipe/airpipe/compiler/cpuref"
 	"github.com/airpipe/airpipe/compiler/translate"
 	"github.com/airpipe/airpipe/device"
+	"github.com/airpipe/airpipe/internal/codes"
 	"github.com/airpipe/airpipe/pipeline"
 )
 
@@ -76,9 +77,10 @@ func referenceAndLavapipe(t *testing.T, m *Module, entry string) (*cpuref.Result
 func TestEmulatorFixtures(t *testing.T) {
 	emuNeed(t)
 	cases := []struct {
-		file         string
-		status       pipeline.Status
-		code, detail string
+		file   string
+		status pipeline.Status
+		code   codes.Code
+		detail string
 	}{
 		{"saxpy.ll", pipeline.Passed, "", ""},
 		{"swizzle.ll", pipeline.Passed, "", ""},

@@ -20,26 +20,18 @@ import (
 	"strings"
 	"time"
 
+	"github.com/airpipe/airpipe/internal/codes"
 	"github.com/airpipe/airpipe/internal/proc"
 	"github.com/airpipe/airpipe/pipeline"
 )
 
 // Codes of exec stages. The tool-failed, bad-protocol and missing-artifact
-// codes are prefixed with the stage's name ("translate/tool-failed"); the
-// engine's timeout, crash and cancelled codes are shared with built-in
-// stages.
+// codes (codes.Suffix) are prefixed with the stage's name
+// ("translate/tool-failed"); the engine's timeout, crash and cancelled
+// codes are shared with built-in stages.
 const (
 	// CodeOutOfMemory: the tool ran out of memory (its memory limit).
-	CodeOutOfMemory = proc.CodeOOM
-	// ExecToolFailed: the tool failed and no rule matched its output; the
-	// detail is "exit N" and the message the last lines of its output.
-	ExecToolFailed = "tool-failed"
-	// ExecBadProtocol: a tool under the JSON protocol did not print one
-	// valid outcome object; the detail names the problem.
-	ExecBadProtocol = "bad-protocol"
-	// ExecMissingArtifact: the tool passed but a declared artifact is
-	// absent; the detail is the artifact's name.
-	ExecMissingArtifact = "missing-artifact"
+	CodeOutOfMemory = codes.OOM
 )
 
 // DefaultWorkBase is the base of the modules' work directories when the
@@ -135,7 +127,7 @@ type execStage struct {
 	memory      uint64
 	maxOutput   uint64
 	tail        int
-	defaultCode string
+	defaultCode codes.Code
 }
 
 type envEntry struct {
@@ -164,9 +156,9 @@ func newExecStage(sc ExecStageConfig, stage, base string) pipeline.Stage[*Module
 	}
 	e.memory, _ = parseSize(sc.MemoryLimit)
 	e.maxOutput, _ = parseSize(sc.MaxOutput)
-	e.defaultCode = sc.DefaultCode
+	e.defaultCode = codes.Code(sc.DefaultCode)
 	if e.defaultCode == "" {
-		e.defaultCode = stage + "/" + ExecToolFailed
+		e.defaultCode = codes.ToolFailed.For(stage)
 	}
 	for _, a := range sc.Command[1:] {
 		t, _ := parseTemplate(a)
@@ -351,7 +343,7 @@ func (e *execStage) runTool(ctx context.Context, m *Module) (pipeline.Result, ma
 			if err != nil {
 				why = err.Error()
 			}
-			f := pipeline.Fail(e.stage+"/"+ExecMissingArtifact, a.name,
+			f := pipeline.Fail(codes.MissingArtifact.For(e.stage), a.name,
 				fmt.Sprintf("%s passed but did not write its artifact %q (%s)", e.tool(), a.name, why))
 			f.Features, f.Data = res.Features, res.Data
 			return f, nil
@@ -361,7 +353,7 @@ func (e *execStage) runTool(ctx context.Context, m *Module) (pipeline.Result, ma
 	if name := e.cfg.StdoutArtifact; name != "" {
 		p := filepath.Join(dir, name+".out")
 		if o.Truncated {
-			f := pipeline.Fail(e.stage+"/"+ExecMissingArtifact, name,
+			f := pipeline.Fail(codes.MissingArtifact.For(e.stage), name,
 				fmt.Sprintf("%s printed more than the output cap (max_output); artifact %q would be incomplete", e.tool(), name))
 			f.Features, f.Data = res.Features, res.Data
 			return f, nil
@@ -474,7 +466,7 @@ func (e *execStage) judgeExit(o proc.Outcome) (res pipeline.Result, decided bool
 				}
 			case ruleMissing:
 				for _, sm := range r.re.FindAllSubmatchIndex(text, -1) {
-					fd := pipeline.Finding{Code: r.Code, Detail: r.detail(text, sm)}
+					fd := pipeline.Finding{Code: codes.Code(r.Code), Detail: r.detail(text, sm)}
 					if !seenMissing[fd] {
 						seenMissing[fd] = true
 						missing = append(missing, fd)
@@ -535,7 +527,7 @@ func (r *rule) result(text []byte, sm []int) pipeline.Result {
 	case "unavailable":
 		return pipeline.Unavailablef(line)
 	}
-	return pipeline.Fail(r.Code, r.detail(text, sm), line)
+	return pipeline.Fail(codes.Code(r.Code), r.detail(text, sm), line)
 }
 
 // lineAround returns the whole line(s) holding text[start:end], capped.
@@ -584,7 +576,7 @@ func (e *execStage) judgeJSON(o proc.Outcome, dir string) (pipeline.Result, map[
 		if head := firstLine(o.Stdout); head != "" {
 			msg += "\nstdout begins: " + head
 		}
-		return pipeline.Fail(e.stage+"/"+ExecBadProtocol, perr.detail, msg), nil
+		return pipeline.Fail(codes.BadProtocol.For(e.stage), perr.detail, msg), nil
 	}
 	if res.Status != pipeline.Passed && res.Message == "" && len(bytes.TrimSpace(o.Stderr)) > 0 {
 		res.Message = o.Tail(e.tail)
@@ -625,7 +617,7 @@ func parseReply(o proc.Outcome, dir string) (pipeline.Result, map[string]string,
 	if _, err := dec.Token(); err != io.EOF {
 		return pipeline.Result{}, nil, badProtocol("trailing-data", "byte %d: more after the JSON object", dec.InputOffset())
 	}
-	res := pipeline.Result{Status: pipeline.Status(r.Status), Code: r.Code, Detail: r.Detail, Message: r.Message,
+	res := pipeline.Result{Status: pipeline.Status(r.Status), Code: codes.Code(r.Code), Detail: r.Detail, Message: r.Message,
 		Missing: r.Missing, Features: r.Features, Data: r.Data}
 	switch res.Status {
 	case pipeline.Passed, pipeline.Unjudged, pipeline.Unavailable:
@@ -643,7 +635,7 @@ func parseReply(o proc.Outcome, dir string) (pipeline.Result, map[string]string,
 		return pipeline.Result{}, nil, badProtocol("passed-with-exit-"+strconv.Itoa(o.ExitCode), "status passed but %s", o.Describe())
 	}
 	for i, f := range r.Missing {
-		if !codePattern.MatchString(f.Code) {
+		if !codePattern.MatchString(string(f.Code)) {
 			return pipeline.Result{}, nil, badProtocol("bad-code", "missing[%d]: %q is not a code", i, f.Code)
 		}
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/airpipe/airpipe/analytics"
 	"github.com/airpipe/airpipe/corpus"
 	"github.com/airpipe/airpipe/corpus/mtlb"
+	"github.com/airpipe/airpipe/internal/codes"
 	"github.com/airpipe/airpipe/internal/proc"
 	"github.com/airpipe/airpipe/pipeline"
 )
@@ -72,7 +73,7 @@ func needTool(t *testing.T, name string) {
 func details(fs []pipeline.Finding) []string {
 	var out []string
 	for _, f := range fs {
-		out = append(out, f.Code+" "+f.Detail)
+		out = append(out, string(f.Code)+" "+f.Detail)
 	}
 	return out
 }
@@ -155,7 +156,7 @@ func TestExecScripts(t *testing.T) {
 			start := time.Now()
 			res := st.Run(context.Background(), m)
 			elapsed := time.Since(start)
-			if res.Status != tc.status || res.Code != tc.code || res.Detail != tc.detail {
+			if res.Status != tc.status || string(res.Code) != tc.code || res.Detail != tc.detail {
 				t.Errorf("got %s %q %q, want %s %q %q\nmessage: %s", res.Status, res.Code, res.Detail, tc.status, tc.code, tc.detail, res.Message)
 			}
 			for _, s := range tc.message {
@@ -247,7 +248,7 @@ func TestExecLLVMDisExample(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			m := testModule(tc.bitcode)
 			res := st.Run(context.Background(), m)
-			if res.Status != tc.status || res.Code != tc.code || res.Detail != tc.detail {
+			if res.Status != tc.status || string(res.Code) != tc.code || res.Detail != tc.detail {
 				t.Fatalf("got %s %q %q, want %s %q %q\n%s", res.Status, res.Code, res.Detail, tc.status, tc.code, tc.detail, res.Message)
 			}
 			if !strings.HasPrefix(res.Data["tool_version"], "Debian LLVM version 19") && !strings.Contains(res.Data["tool_version"], "LLVM") {
@@ -286,7 +287,7 @@ func TestExecSpirvValExample(t *testing.T) {
 				m.SetFile("spirv", tc.spirv)
 			}
 			res := st.Run(context.Background(), m)
-			if res.Status != tc.status || res.Code != tc.code || res.Detail != tc.detail || !strings.Contains(res.Message, tc.message) {
+			if res.Status != tc.status || string(res.Code) != tc.code || res.Detail != tc.detail || !strings.Contains(res.Message, tc.message) {
 				t.Fatalf("got %s %q %q %q, want %s %q %q %q", res.Status, res.Code, res.Detail, res.Message, tc.status, tc.code, tc.detail, tc.message)
 			}
 		})
@@ -770,7 +771,7 @@ func TestExecCorpus(t *testing.T) {
 			if !d.Shared {
 				ran++
 			}
-			counts[string(res.Status)+" "+res.Code+" "+res.Detail]++
+			counts[string(res.Status)+" "+string(res.Code)+" "+res.Detail]++
 			return nil
 		},
 	}
@@ -793,7 +794,7 @@ func TestExecCorpus(t *testing.T) {
 		if strings.HasPrefix(k, "passed") {
 			passed += n
 		}
-		if strings.Contains(k, "/"+ExecToolFailed) {
+		if strings.Contains(k, "/"+string(codes.ToolFailed)) {
 			t.Errorf("unclassified llvm-dis failure: %d × %s", n, k)
 		}
 	}

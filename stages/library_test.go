@@ -11,6 +11,7 @@ import (
 	"github.com/airpipe/airpipe/compiler/libwrap"
 	"github.com/airpipe/airpipe/compiler/translate"
 	"github.com/airpipe/airpipe/corpus/mtlb"
+	"github.com/airpipe/airpipe/internal/codes"
 	"github.com/airpipe/airpipe/pipeline"
 )
 
@@ -40,10 +41,11 @@ func TestLibraryFunctionsTranslate(t *testing.T) {
 		t.Skip("spirv-val is not installed")
 	}
 	for _, c := range []struct {
-		file, name   string
-		typ          uint8
-		status       pipeline.Status
-		code, detail string
+		file, name string
+		typ        uint8
+		status     pipeline.Status
+		code       codes.Code
+		detail     string
 	}{
 		{"visible_scalar.ll", "mix3", mtlb.FunctionVisible, pipeline.Passed, "", ""},
 		{"extern_cikernel.ll", "_max3", mtlb.FunctionExtern, pipeline.Passed, "", ""},
@@ -78,10 +80,11 @@ func TestLibraryFunctionsOnEmulator(t *testing.T) {
 	emuNeed(t)
 	st := Emulator(EmulatorOptions{})
 	for _, c := range []struct {
-		file, name   string
-		typ          uint8
-		status       pipeline.Status
-		code, detail string
+		file, name string
+		typ        uint8
+		status     pipeline.Status
+		code       codes.Code
+		detail     string
 	}{
 		{"visible_scalar.ll", "mix3", mtlb.FunctionVisible, pipeline.Passed, "", ""},
 		{"visible_vector.ll", "tint", mtlb.FunctionVisible, pipeline.Passed, "", ""},

@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 
 	"github.com/airpipe/airpipe/corpus/mtlb"
+	"github.com/airpipe/airpipe/internal/codes"
 )
 
 // Library is one library file as the container stage sees it. It is shared,
@@ -30,7 +31,7 @@ type Library struct {
 	Lib *mtlb.Library
 	// Err is the library-level failure: code and error.
 	Err     error
-	ErrCode string
+	ErrCode codes.Code
 }
 
 // Module is one function of one library on its way through the stages.

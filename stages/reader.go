@@ -9,6 +9,7 @@ import (
 	"github.com/airpipe/airpipe/compiler/air"
 	"github.com/airpipe/airpipe/compiler/bitcode"
 	"github.com/airpipe/airpipe/compiler/oracle"
+	"github.com/airpipe/airpipe/internal/codes"
 	"github.com/airpipe/airpipe/pipeline"
 )
 
@@ -20,10 +21,10 @@ const readerVersion = "1"
 const (
 	// CodeOracleDisagrees: our printed module differs from llvm-dis-19's
 	// after normalisation; detail is the first differing line number.
-	CodeOracleDisagrees = "reader/oracle-disagrees"
+	CodeOracleDisagrees = codes.ReaderOracleDisagrees
 	// CodeOracleFailed: llvm-dis-19 itself could not read the module; the
 	// status is unjudged (not our failure, not our pass).
-	CodeOracleFailed = "reader/oracle-failed"
+	CodeOracleFailed = codes.ReaderOracleFailed
 )
 
 // Reader is the reader stage: our own bitcode reader builds the whole
@@ -50,9 +51,9 @@ func readModule(ctx context.Context, m *Module, useOracle bool) pipeline.Result 
 	if err != nil {
 		var be *bitcode.Error
 		if errors.As(err, &be) {
-			return pipeline.Fail(be.Code, be.Detail, be.Error())
+			return pipeline.Fail(codes.Code(be.Code), be.Detail, be.Error())
 		}
-		return pipeline.Fail(bitcode.CodeMalformed, "module", err.Error())
+		return pipeline.Fail(codes.ReaderMalformed, "module", err.Error())
 	}
 	m.IR = ir
 	res := pipeline.Pass()
@@ -62,7 +63,7 @@ func readModule(ctx context.Context, m *Module, useOracle bool) pipeline.Result 
 	}
 	var ours bytes.Buffer
 	if err := bitcode.WriteLL(&ours, ir); err != nil {
-		return pipeline.Fail(bitcode.CodeUnsupported, "printer", err.Error())
+		return pipeline.Fail(codes.ReaderUnsupported, "printer", err.Error())
 	}
 	v, err := oracle.LLVMDis(ctx, m.Bitcode, ours.String())
 	switch {

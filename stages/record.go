@@ -66,7 +66,7 @@ func Record(run RunInfo, d pipeline.Done[*Module]) analytics.Row {
 			features[f] = true
 		}
 		for _, f := range res.Missing {
-			row.Missing = append(row.Missing, analytics.Finding{Code: f.Code, Detail: f.Detail})
+			row.Missing = append(row.Missing, analytics.Finding{Code: string(f.Code), Detail: f.Detail})
 		}
 		if t := res.Data["targets"]; name == "compile" && t != "" {
 			row.CompileTarget = t
@@ -99,17 +99,17 @@ func Record(run RunInfo, d pipeline.Done[*Module]) analytics.Row {
 		row.FailedStage = name
 		switch status {
 		case pipeline.Failed, pipeline.NotRun:
-			row.FailureCode, row.FailureDetail, row.FailureMessage = res.Code, res.Detail, res.Message
+			row.FailureCode, row.FailureDetail, row.FailureMessage = string(res.Code), res.Detail, res.Message
 			if len(res.Missing) == 0 && res.Code != "" {
 				// A failure that names no missing feature (a mismatch, a
 				// refused record) is its own one blocker, so a query over
 				// missing counts what airpipe features counts.
-				row.Missing = append(row.Missing, analytics.Finding{Code: res.Code, Detail: res.Detail})
+				row.Missing = append(row.Missing, analytics.Finding{Code: string(res.Code), Detail: res.Detail})
 			}
 		default:
 			row.StatusReason = res.Message
 			if res.Code != "" {
-				row.StatusReason = res.Code + ": " + res.Message
+				row.StatusReason = string(res.Code) + ": " + res.Message
 			}
 		}
 		if status != pipeline.Failed && status != pipeline.NotRun {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/airpipe/airpipe/corpus/mtlb"
+	"github.com/airpipe/airpipe/internal/codes"
 	"github.com/airpipe/airpipe/pipeline"
 )
 
@@ -15,10 +16,12 @@ func TestRecord(t *testing.T) {
 	fn := &mtlb.Function{Name: "k", Type: mtlb.FunctionKernel, HasVersion: true, AIRMajor: 2, AIRMinor: 6, LangMajor: 3, Bitcode: []byte("x")}
 	names := []string{"container", "reader", "translate"}
 	tests := []struct {
-		name                          string
-		results                       []pipeline.Result
-		reached, failed, code, reason string
-		statuses                      []string
+		name            string
+		results         []pipeline.Result
+		reached, failed string
+		code            codes.Code
+		reason          string
+		statuses        []string
 	}{
 		{"all passed", []pipeline.Result{pipeline.Pass(), pipeline.Pass(), pipeline.Pass()}, "translate", "", "", "", []string{"passed", "passed", "passed"}},
 		{"failed at reader", []pipeline.Result{pipeline.Pass(), pipeline.Fail("reader/unknown-record", "FUNCTION_BLOCK/X(code 9)", "m"), {}}, "container", "reader", "reader/unknown-record", "", []string{"passed", "failed", "not-run"}},
@@ -36,7 +39,7 @@ func TestRecord(t *testing.T) {
 			}
 			row := Record(RunInfo{ID: "r", Started: time.Unix(100, 0), Stages: names}, pipeline.Done[*Module]{
 				Item: &Module{Library: lib, Function: fn, Index: 0, SHA256: "cd"}, Results: tc.results})
-			if row.StageReached != tc.reached || row.FailedStage != tc.failed || row.FailureCode != tc.code || row.StatusReason != tc.reason {
+			if row.StageReached != tc.reached || row.FailedStage != tc.failed || row.FailureCode != string(tc.code) || row.StatusReason != tc.reason {
 				t.Errorf("reached %q failed %q code %q reason %q", row.StageReached, row.FailedStage, row.FailureCode, row.StatusReason)
 			}
 			for i, n := range names {
@@ -59,7 +62,7 @@ func TestContainerVerdicts(t *testing.T) {
 	tests := []struct {
 		name string
 		m    *Module
-		code string
+		code codes.Code
 	}{
 		{"library error", &Module{Library: &Library{Err: &mtlb.FormatError{Construct: "header", Msg: "short"}, ErrCode: CodeMalformedLibrary}, Index: -1}, CodeMalformedLibrary},
 		{"unreadable", &Module{Library: &Library{Err: errors.New("permission denied"), ErrCode: CodeUnreadable}, Index: -1}, CodeUnreadable},
@@ -104,7 +107,7 @@ func TestRecordFailureIsItsOwnBlocker(t *testing.T) {
 		last pipeline.Result
 		want []string
 	}{
-		{"mismatch", pipeline.Fail(CodeEmulatorMismatch, "buffer 1", "m"), []string{CodeEmulatorMismatch + " buffer 1"}},
+		{"mismatch", pipeline.Fail(CodeEmulatorMismatch, "buffer 1", "m"), []string{string(CodeEmulatorMismatch) + " buffer 1"}},
 		{"named", named, []string{"translate/unhandled-intrinsic air.a", "translate/unhandled-intrinsic air.b"}},
 		{"passed", pipeline.Pass(), nil},
 	} {

@@ -15,6 +15,7 @@ import (
 	"github.com/airpipe/airpipe/corpus"
 	"github.com/airpipe/airpipe/corpus/mtlb"
 	"github.com/airpipe/airpipe/corpus/scan"
+	"github.com/airpipe/airpipe/internal/codes"
 	"github.com/airpipe/airpipe/pipeline"
 )
 
@@ -58,7 +59,7 @@ func LoadSource(ctx context.Context, e corpus.Entry, o LoadOptions) pipeline.Exp
 		// The name promises a library: say per file why none is here.
 		code, msg := CodeNotALibrary, "the file's name ends in .metallib but its bytes hold no Metal library (no MTLB header) and no AIR module"
 		if c, ok := strings.CutPrefix(x.Verdict, VerdictRefusedPrefix); ok {
-			code, msg = c, "the file's name ends in .metallib but it was not read: "+c
+			code, msg = codes.Code(c), "the file's name ends in .metallib but it was not read: "+c
 		}
 		if x.Verdict == VerdictNotLibrary || strings.HasPrefix(x.Verdict, VerdictRefusedPrefix) {
 			lib := &Library{Source: e.Provenance, Path: e.Path, Kind: scan.KindFile, Err: errors.New(msg), ErrCode: code}
@@ -79,7 +80,7 @@ func loadSource(ctx context.Context, e corpus.Entry, o LoadOptions) pipeline.Exp
 	lib, err := LibraryMagic(e.Path)
 	switch {
 	case err != nil:
-		return pipeline.Expansion[*Module]{Verdict: VerdictRefusedPrefix + CodeUnreadable}
+		return pipeline.Expansion[*Module]{Verdict: VerdictRefusedPrefix + string(CodeUnreadable)}
 	case lib:
 		return pipeline.Expansion[*Module]{Items: LoadLibrary(ctx, e, o.MaxFileSize), Verdict: VerdictLibrary}
 	case o.MaxScanSize <= 0 || e.Size == 0:
@@ -107,18 +108,18 @@ func changedUnderRun(e corpus.Entry, what string) pipeline.Expansion[*Module] {
 func scanFile(e corpus.Entry, o LoadOptions) pipeline.Expansion[*Module] {
 	f, st, err := openRegular(e.Path)
 	if err != nil {
-		return pipeline.Expansion[*Module]{Verdict: VerdictRefusedPrefix + CodeUnreadable}
+		return pipeline.Expansion[*Module]{Verdict: VerdictRefusedPrefix + string(CodeUnreadable)}
 	}
 	defer f.Close()
 	if st.Size() > o.MaxScanSize {
-		return pipeline.Expansion[*Module]{Verdict: VerdictRefusedPrefix + CodeFileTooLarge}
+		return pipeline.Expansion[*Module]{Verdict: VerdictRefusedPrefix + string(CodeFileTooLarge)}
 	}
 	if st.Size() < 24 {
 		return pipeline.Expansion[*Module]{Verdict: VerdictNotLibrary}
 	}
 	data, err := syscall.Mmap(int(f.Fd()), 0, int(st.Size()), syscall.PROT_READ, syscall.MAP_SHARED)
 	if err != nil {
-		return pipeline.Expansion[*Module]{Verdict: VerdictRefusedPrefix + CodeUnreadable}
+		return pipeline.Expansion[*Module]{Verdict: VerdictRefusedPrefix + string(CodeUnreadable)}
 	}
 	defer syscall.Munmap(data)
 	if mappedHook != nil {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/airpipe/airpipe/corpus"
+	"github.com/airpipe/airpipe/internal/codes"
 	"github.com/airpipe/airpipe/pipeline"
 )
 
@@ -94,7 +95,7 @@ func TestNamedLibraryWithoutLibraryGetsARow(t *testing.T) {
 	tests := []struct {
 		entry corpus.Entry
 		opts  LoadOptions
-		code  string // "" : no row, counted as not a library
+		code  codes.Code // "" : no row, counted as not a library
 	}{
 		{write("x.metallib", zeros), opts, CodeNotALibrary},
 		{write("UPPER.METALLIB", zeros), opts, CodeNotALibrary},

@@ -11,6 +11,7 @@ import (
 	"github.com/airpipe/airpipe/compiler/spirv"
 	"github.com/airpipe/airpipe/compiler/translate"
 	"github.com/airpipe/airpipe/corpus/mtlb"
+	"github.com/airpipe/airpipe/internal/codes"
 	"github.com/airpipe/airpipe/pipeline"
 )
 
@@ -20,13 +21,13 @@ const translateVersion = "4"
 // Translate codes beyond the translator's own.
 const (
 	// CodeNoIR: the reader stage was replaced and left no in-memory module.
-	CodeNoIR = "translate/no-ir"
+	CodeNoIR = codes.TranslateNoIR
 	// CodeNoEntryPoint: the module's metadata names no entry point for the
 	// library's function.
-	CodeNoEntryPoint = "translate/no-entry-point"
+	CodeNoEntryPoint = codes.TranslateNoEntryPoint
 	// CodeInternalError: the translator failed in itself (not a missing
 	// feature, not spirv-val's verdict): a defect of ours to fix.
-	CodeInternalError = "translate/internal-error"
+	CodeInternalError = codes.TranslateInternalError
 )
 
 // Translate is the translate stage: the module's entry point lowered to one

@@ -11,6 +11,7 @@ import (
 	"github.com/airpipe/airpipe/compiler/bitcode"
 	"github.com/airpipe/airpipe/compiler/translate"
 	"github.com/airpipe/airpipe/corpus/mtlb"
+	"github.com/airpipe/airpipe/internal/codes"
 	"github.com/airpipe/airpipe/pipeline"
 )
 
@@ -27,7 +28,7 @@ func TestTranslateFailure(t *testing.T) {
 		name    string
 		err     error
 		status  pipeline.Status
-		code    string
+		code    codes.Code
 		missing int
 	}{
 		{"missing features", fmt.Errorf("wrapped: %w", missing), pipeline.Failed, translate.CodeUnsupportedCFG, 2},

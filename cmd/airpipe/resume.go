@@ -136,7 +136,7 @@ func resumeRun(o runOptions, stdout, stderr io.Writer) int {
 func countCutShort(rows []analytics.Row) int {
 	n := 0
 	for _, r := range rows {
-		if r.FailureCode == pipeline.CodeCancelled {
+		if r.FailureCode == string(pipeline.CodeCancelled) {
 			n++
 		}
 	}

@@ -1,18 +1,22 @@
 package bitcode
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/airpipe/airpipe/internal/codes"
+)
 
 // The error codes a read can fail with (stable, append-only).
 const (
 	// CodeUnknownRecord is a record this reader does not know; Detail is
 	// "BLOCK/RECORD(code N)", e.g. "FUNCTION_BLOCK/INST_INVOKE(code 13)".
-	CodeUnknownRecord = "reader/unknown-record"
+	CodeUnknownRecord = string(codes.ReaderUnknownRecord)
 	// CodeUnknownBlock is a block this reader does not know; Detail is "BLOCK(id N)".
-	CodeUnknownBlock = "reader/unknown-block"
+	CodeUnknownBlock = string(codes.ReaderUnknownBlock)
 	// CodeMalformed is input that breaks the format; Detail names the construct.
-	CodeMalformed = "reader/malformed"
+	CodeMalformed = string(codes.ReaderMalformed)
 	// CodeUnsupported is a known construct this reader refuses; Detail names it.
-	CodeUnsupported = "reader/unsupported"
+	CodeUnsupported = string(codes.ReaderUnsupported)
 )
 
 // Error is a read failure. Offset is a bit offset into the bitcode after

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/airpipe/airpipe/compiler/air"
+	"github.com/airpipe/airpipe/internal/codes"
 )
 
 // Entry is the name of the kernel the wrapper adds to the module.
@@ -34,11 +35,11 @@ const (
 // CodeInterface is the code of a library function whose parameter or
 // result the wrapper ABI does not carry; the detail names it ("texture
 // handle %struct._texture_2d_t", "threadgroup pointer", "result ptr").
-const CodeInterface = "translate/library-interface"
+const CodeInterface = codes.TranslateLibraryInterface
 
 // CodeNotFound is the code of a row whose library function the module does
 // not define.
-const CodeNotFound = "translate/library-not-found"
+const CodeNotFound = codes.TranslateLibraryNotFound
 
 // Kind says how a module declares a library function.
 type Kind string
@@ -56,7 +57,7 @@ const (
 // Error is a library function the wrapper refuses, with its code and detail.
 type Error struct {
 	Function string
-	Code     string
+	Code     codes.Code
 	Detail   string
 	Reason   string
 }

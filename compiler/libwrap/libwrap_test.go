@@ -14,6 +14,7 @@ import (
 	"github.com/airpipe/airpipe/compiler/bitcode"
 	"github.com/airpipe/airpipe/compiler/spirv"
 	"github.com/airpipe/airpipe/compiler/translate"
+	"github.com/airpipe/airpipe/internal/codes"
 )
 
 // assemble runs llvm-as-19 on LLVM text and reads the bitcode with
@@ -232,7 +233,9 @@ target triple = "air64-apple-macosx14.0.0"
 // TestRefused: what the ABI does not carry is refused by name.
 func TestRefused(t *testing.T) {
 	for _, c := range []struct {
-		name, ll, code, detail string
+		name, ll string
+		code     codes.Code
+		detail   string
 	}{
 		{"threadgroup pointer", `define float @f(ptr addrspace(3) %p) {
   %v = load float, ptr addrspace(3) %p

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/airpipe/airpipe/internal/codes"
 	"github.com/airpipe/airpipe/internal/proc"
 )
 
@@ -56,10 +57,12 @@ func Disassemble(ctx context.Context, module []byte) (string, error) {
 // crashed, ran out of memory or time (Code is "crash", "oom" or "timeout").
 // It is no verdict on the module.
 type ToolFailure struct {
-	Tool, Code, Msg string
+	Tool string
+	Code codes.Code
+	Msg  string
 }
 
-func (e *ToolFailure) Error() string { return e.Tool + ": " + e.Code + ": " + e.Msg }
+func (e *ToolFailure) Error() string { return e.Tool + ": " + string(e.Code) + ": " + e.Msg }
 
 // runTool runs a SPIRV-Tools program contained (its own process group,
 // killed at the context's end, at most 2 GiB of memory, output capped).

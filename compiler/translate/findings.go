@@ -4,36 +4,38 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/airpipe/airpipe/internal/codes"
 )
 
 // Finding codes. They are stable and append-only; analytics groups by code
 // and detail, never by message.
 const (
 	// CodeUnhandledIntrinsic is an air.* (or llvm.*) function with no lowering; detail is its name.
-	CodeUnhandledIntrinsic = "translate/unhandled-intrinsic"
+	CodeUnhandledIntrinsic = codes.TranslateUnhandledIntrinsic
 	// CodeUnhandledInstruction is an LLVM instruction (or a form of one) with no lowering; detail is the opcode.
-	CodeUnhandledInstruction = "translate/unhandled-instruction"
+	CodeUnhandledInstruction = codes.TranslateUnhandledInstruction
 	// CodeUnsupportedType is a type the translator cannot represent; detail is the LLVM type.
-	CodeUnsupportedType = "translate/unsupported-type"
+	CodeUnsupportedType = codes.TranslateUnsupportedType
 	// CodeUnsupportedCFG is a control-flow shape outside the structured subset; detail names the shape.
-	CodeUnsupportedCFG = "translate/unsupported-cfg"
+	CodeUnsupportedCFG = codes.TranslateUnsupportedCFG
 	// CodeUnsupportedInterface is an entry-point metadata role or key with no mapping; detail is the key.
-	CodeUnsupportedInterface = "translate/unsupported-interface"
+	CodeUnsupportedInterface = codes.TranslateUnsupportedInterface
 	// CodeLibraryFunction is an air.visible (stitchable) function: a library function, not an entry point.
-	CodeLibraryFunction = "translate/library-function"
+	CodeLibraryFunction = codes.TranslateLibraryFunction
 	// CodeUnsupportedStage is an entry-point stage with no Vulkan mapping here (mesh, intersection...).
-	CodeUnsupportedStage = "translate/unsupported-stage"
+	CodeUnsupportedStage = codes.TranslateUnsupportedStage
 	// CodeInvalidSPIRV is spirv-val's rejection of a module the translator produced.
-	CodeInvalidSPIRV = "translate/invalid-spirv"
+	CodeInvalidSPIRV = codes.TranslateInvalidSPIRV
 )
 
 // Finding is one missing feature: a stable code and the thing missing.
 type Finding struct {
-	Code   string `json:"code"`
-	Detail string `json:"detail"`
+	Code   codes.Code `json:"code"`
+	Detail string     `json:"detail"`
 }
 
-func (f Finding) String() string { return f.Code + " " + f.Detail }
+func (f Finding) String() string { return string(f.Code) + " " + f.Detail }
 
 // MissingError lists every missing feature found in one entry point,
 // deduplicated and in a stable order (the first is the headline).
@@ -60,7 +62,7 @@ type findings struct {
 	seen map[Finding]bool
 }
 
-func (f *findings) add(code, detail string) {
+func (f *findings) add(code codes.Code, detail string) {
 	k := Finding{code, detail}
 	if f.seen == nil {
 		f.seen = map[Finding]bool{}
@@ -71,7 +73,7 @@ func (f *findings) add(code, detail string) {
 	}
 }
 
-func (f *findings) addf(code, format string, args ...any) {
+func (f *findings) addf(code codes.Code, format string, args ...any) {
 	f.add(code, fmt.Sprintf(format, args...))
 }
 

@@ -1,56 +1,62 @@
 package ipsw
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/airpipe/airpipe/internal/codes"
+)
 
 // Problem and error codes. Every image named by the manifest ends either in
 // files or in a Problem with one of these codes; none is skipped silently.
 const (
+	// CodeBadIPSW: the .ipsw file is not a readable zip.
+	CodeBadIPSW = string(codes.CorpusBadIPSW)
 	// CodeEncryptedImage: the image is Apple Encrypted Archive (magic
 	// "AEA1", iOS 18 and later); its key is not available here.
-	CodeEncryptedImage = "corpus/encrypted-image"
+	CodeEncryptedImage = string(codes.CorpusEncryptedImage)
 	// CodeUnsafePath: a zip entry or image entry name is absolute, climbs
 	// out with "..", or holds a backslash or control character.
-	CodeUnsafePath = "corpus/unsafe-path"
+	CodeUnsafePath = string(codes.CorpusUnsafePath)
 	// CodeImageTooLarge: the image's declared size exceeds Options.MaxImageBytes.
-	CodeImageTooLarge = "corpus/image-too-large"
+	CodeImageTooLarge = string(codes.CorpusImageTooLarge)
 	// CodeDecompressionBomb: the compression ratio exceeds Options.MaxRatio,
 	// or the entry inflates past its declared size.
-	CodeDecompressionBomb = "corpus/decompression-bomb"
+	CodeDecompressionBomb = string(codes.CorpusDecompressionBomb)
 	// CodeImageMissing: the manifest names an image the zip lacks.
-	CodeImageMissing = "corpus/image-missing"
+	CodeImageMissing = string(codes.CorpusImageMissing)
 	// CodeNoManifest: neither BuildManifest.plist nor Restore.plist was
 	// readable; every top-level .dmg is taken instead.
-	CodeNoManifest = "corpus/no-manifest"
+	CodeNoManifest = string(codes.CorpusNoManifest)
 	// CodeImageUnreadable: 7-Zip could not list the image.
-	CodeImageUnreadable = "corpus/image-unreadable"
+	CodeImageUnreadable = string(codes.CorpusImageUnreadable)
 	// CodeImageDamaged: 7-Zip listed the image in full but reported errors
 	// (a truncated or damaged image); what it extracts is still checked.
-	CodeImageDamaged = "corpus/image-damaged"
+	CodeImageDamaged = string(codes.CorpusImageDamaged)
 	// CodeExtractFailed: 7-Zip reported errors extracting; the files it did
 	// extract are kept.
-	CodeExtractFailed = "corpus/extract-failed"
+	CodeExtractFailed = string(codes.CorpusExtractFailed)
 	// CodeExtractTooLarge: the selected files exceed Options.MaxExtractBytes,
 	// as listed or as actually written (7-Zip is killed once the bytes it
 	// wrote pass the cap, whatever sizes the image lists).
-	CodeExtractTooLarge = "corpus/extract-too-large"
+	CodeExtractTooLarge = string(codes.CorpusExtractTooLarge)
 	// CodeEncryptedVolume: the image is an APFS container with an
 	// encrypted volume, which 7-Zip cannot open.
-	CodeEncryptedVolume = "corpus/encrypted-volume"
+	CodeEncryptedVolume = string(codes.CorpusEncryptedVolume)
 	// CodePartitionUnopened: 7-Zip opened a partition map (UDIF, GPT, APM,
 	// MBR) but no file system inside it; its partitions are not read.
-	CodePartitionUnopened = "corpus/partition-unopened"
+	CodePartitionUnopened = string(codes.CorpusPartitionUnopened)
 	// CodeHardLink: an HFS+ hard link (listed by 7-Zip as an empty file)
 	// could not be resolved to its private-data inode file.
-	CodeHardLink = "corpus/hard-link-unresolved"
+	CodeHardLink = string(codes.CorpusHardLinkUnresolved)
 	// CodeSparseHole: an APFS sparse file whose holes 7-Zip filled with
 	// container blocks instead of zeros; its content is refused.
-	CodeSparseHole = "corpus/sparse-hole"
+	CodeSparseHole = string(codes.CorpusSparseHole)
 	// CodeLinkUnresolved: a symbolic link named like a candidate reaches
 	// no regular file inside the image (outside the image root, absent,
 	// or a loop).
-	CodeLinkUnresolved = "corpus/link-unresolved"
+	CodeLinkUnresolved = string(codes.CorpusLinkUnresolved)
 	// CodeMissing7z: the 7z program is not installed (Debian p7zip-full).
-	CodeMissing7z = "corpus/missing-7z"
+	CodeMissing7z = string(codes.CorpusMissing7z)
 )
 
 // Problem is one image or entry that produced no files, or not all of them.

@@ -152,7 +152,7 @@ func OpenWith(ctx context.Context, ipswPath, cacheDir string, opt Options) (*Fir
 	}
 	zr, err := zip.OpenReader(ipswPath)
 	if err != nil && !errors.Is(err, zip.ErrInsecurePath) {
-		return nil, errorf("corpus/bad-ipsw", err, "%s is not a readable zip", ipswPath)
+		return nil, errorf(CodeBadIPSW, err, "%s is not a readable zip", ipswPath)
 	}
 	defer zr.Close()
 	o := &opener{ctx: ctx, opt: opt, cache: c, z: &sevenZip{path: sz, timeout: opt.Timeout},

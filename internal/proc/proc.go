@@ -15,6 +15,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/airpipe/airpipe/internal/codes"
 )
 
 // DefaultMaxOutput caps each of stdout and stderr when Spec.MaxOutput is 0.
@@ -53,18 +55,19 @@ type Outcome struct {
 	Duration  time.Duration
 }
 
-// Failure codes an Outcome can map to (see Code).
+// Failure codes an Outcome can map to (see Code): the registry's engine
+// codes.
 const (
-	CodeTimeout = "timeout"
-	CodeCrash   = "crash"
-	CodeOOM     = "oom"
+	CodeTimeout = codes.Timeout
+	CodeCrash   = codes.Crash
+	CodeOOM     = codes.OOM
 )
 
 // Code classifies a run that did not exit 0: "timeout", "oom" (memory
 // limit hit, as far as the tool's words and signal tell), "crash" (killed by
 // a signal), or "" for a normal exit (zero or not: a non-zero exit status
 // is the tool's verdict, for the caller to read).
-func (o Outcome) Code() string {
+func (o Outcome) Code() codes.Code {
 	switch {
 	case o.TimedOut:
 		return CodeTimeout

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/airpipe/airpipe/internal/codes"
 )
 
 func TestRun(t *testing.T) {
@@ -13,7 +15,7 @@ func TestRun(t *testing.T) {
 		name     string
 		spec     Spec
 		exit     int
-		code     string
+		code     codes.Code
 		stdout   string
 		stderr   string
 		truncate bool

@@ -69,3 +69,37 @@ func TestEmulatorTextureObjectKernel(t *testing.T) {
 	}
 	t.Logf("swapped: %s %s", r.Detail, r.Message)
 }
+
+// TestEmulatorTextureSlots runs textures and a sampler kept in a shader
+// object in private memory (compiler/translate slots.go) through lavapipe
+// against the CPU reference; the same module with the two texture members
+// planted swapped (what a slot bound to the wrong member would compute) is
+// a mismatch at render target 0.
+func TestEmulatorTextureSlots(t *testing.T) {
+	emuNeed(t)
+	const fixture = "../compiler/translate/testdata/texture_slots.ll"
+	right := emuModule(t, fixture)
+	r := Emulator(EmulatorOptions{}).Run(context.Background(), right)
+	if r.Status != pipeline.Passed || !strings.Contains(r.Data["textures"], "2 texture(s) [0 2d f, 3 2d f], 1 sampler(s)") {
+		t.Fatalf("right lowering: %s %s %s %v", r.Status, r.Code, r.Message, r.Data)
+	}
+	text, err := os.ReadFile(fixture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := strings.NewReplacer("ptr %ctx, i64 0, i32 0, i32 0", "ptr %ctx, i64 0, i32 2, i32 0",
+		"ptr %ctx, i64 0, i32 2, i32 0", "ptr %ctx, i64 0, i32 0, i32 0").Replace(string(text))
+	if s == string(text) {
+		t.Fatal("the planted swap changed nothing")
+	}
+	path := filepath.Join(t.TempDir(), "swapped.ll")
+	if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	swapped := *right
+	swapped.Translation = emuModule(t, path).Translation
+	r = Emulator(EmulatorOptions{}).Run(context.Background(), &swapped)
+	if r.Status != pipeline.Failed || r.Code != CodeEmulatorMismatch || r.Detail != "render target 0 pixel (0,0) component 0" {
+		t.Fatalf("swapped members: %s %s %q %s", r.Status, r.Code, r.Detail, r.Message)
+	}
+}

@@ -10,6 +10,8 @@ import "github.com/airpipe/airpipe/compiler/air"
 // offset are constants, and a load of a pointer from the same slot yields
 // that pointer. Anything else (a second store, a variable address, a
 // pointer with a computed offset, a load before the store) is refused by name.
+// A texture or sampler handle stored the same way (a C++ shader object's
+// texture members) is kept the same way: the load yields the resource.
 
 // slotKey is one pointer-sized place in a private root.
 type slotKey struct {
@@ -23,13 +25,17 @@ func (t *translator) storePointer(in *air.Store) {
 		t.miss.add(CodeUnhandledInstruction, "store of a pointer")
 		return
 	}
+	if r := t.resource(in.Val); r != nil {
+		t.storeResource(slotKey{p.root, p.cst}, r)
+		return
+	}
 	v := t.ptr(in.Val)
 	if v.root == nil || v.dyn != 0 {
 		t.miss.add(CodeUnhandledInstruction, "store of a computed pointer")
 		return
 	}
 	k := slotKey{p.root, p.cst}
-	if _, dup := t.slots[k]; dup {
+	if _, dup := t.slots[k]; dup || t.resSlots[k] != nil {
 		t.miss.add(CodeUnhandledInstruction, "pointer slot stored twice")
 		return
 	}
@@ -42,10 +48,26 @@ func (t *translator) loadPointer(in *air.Load) {
 		t.miss.add(CodeUnhandledInstruction, "load of a pointer")
 		return
 	}
+	if r := t.resSlots[slotKey{p.root, p.cst}]; r != nil {
+		t.res[in] = r
+		return
+	}
 	v, ok := t.slots[slotKey{p.root, p.cst}]
 	if !ok {
 		t.miss.add(CodeUnhandledInstruction, "load of a pointer")
 		return
 	}
 	t.ptrs[in] = v
+}
+
+// storeResource keeps texture or sampler r in the slot k.
+func (t *translator) storeResource(k slotKey, r *resource) {
+	if _, dup := t.slots[k]; dup || t.resSlots[k] != nil {
+		t.miss.add(CodeUnhandledInstruction, "pointer slot stored twice")
+		return
+	}
+	if t.resSlots == nil {
+		t.resSlots = map[slotKey]*resource{}
+	}
+	t.resSlots[k] = r
 }

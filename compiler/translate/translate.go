@@ -110,8 +110,10 @@ type translator struct {
 	globals map[*air.GlobalVariable]*root
 	// samplers are the constexpr samplers, by their state words (texread.go).
 	samplers map[string]*resource
-	// slots are the pointers stored in private memory (slots.go).
-	slots map[slotKey]pointer
+	// slots are the pointers stored in private memory (slots.go);
+	// resSlots the textures and samplers stored there (made on first use).
+	slots    map[slotKey]pointer
+	resSlots map[slotKey]*resource
 	// specs are the emitted callee specialisations; active guards recursion.
 	specs  map[string]spirv.ID
 	active map[*air.Function]bool

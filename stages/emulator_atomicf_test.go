@@ -135,3 +135,33 @@ func TestEmulatorReadSampler(t *testing.T) {
 	}
 	t.Logf("%s %q %s", w.Status, w.Detail, w.Message)
 }
+
+// TestEmulatorFunctionConstantDefined judges fnconst_defined.ll
+// (is_function_constant_defined on a ushort and a bool constant, one index
+// past 32767): the device is specialised with the values and their defined
+// flags (SpecId 65636 + index), and passes; the same lowered as false (a
+// translator that took "a spec constant always has a value" for "never
+// given one") is a mismatch at buffer 0 word 0 (99 instead of pitch).
+func TestEmulatorFunctionConstantDefined(t *testing.T) {
+	emuNeed(t)
+	m := emuModule(t, "testdata/emulator/fnconst_defined.ll")
+	var flags int
+	for _, sc := range m.Translation.Reflection.SpecConstants {
+		if sc.Defined {
+			flags++
+		}
+	}
+	if flags != 2 {
+		t.Fatalf("%d defined flags in the reflection, want 2: %+v", flags, m.Translation.Reflection.SpecConstants)
+	}
+	r := Emulator(EmulatorOptions{}).Run(context.Background(), m)
+	if r.Status != pipeline.Passed || r.Data["words_written"] == "" || r.Data["words_written"] == "0" {
+		t.Fatalf("fnconst_defined.ll: %s %s %q %s %v", r.Status, r.Code, r.Detail, r.Message, r.Data)
+	}
+	t.Logf("%s %v", r.Status, r.Data)
+	w := plantedLowering(t, "fnconst_defined.ll", "fnconst_defined_false.ll")
+	if w.Status != pipeline.Failed || w.Code != CodeEmulatorMismatch || w.Detail != "buffer 0 word 0" {
+		t.Fatalf("defined lowered as false: %s %s %q %s", w.Status, w.Code, w.Detail, w.Message)
+	}
+	t.Logf("%s %q %s", w.Status, w.Detail, w.Message)
+}

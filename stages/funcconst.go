@@ -16,12 +16,22 @@ import (
 // checks.
 const specIDBase = 100
 
+// definedSpecIDBase is the SpecId of function constant 0's "defined" flag
+// (air.is_function_constant_defined; ABI.md, "Function constants"): a
+// bool, true for every constant the device is specialised with.
+const definedSpecIDBase = specIDBase + 65536
+
 // specialization is the device's specialization for the reference's
-// function constant values: function constant i is SpecId specIDBase+i.
+// function constant values: function constant i is SpecId specIDBase+i,
+// and its defined flag, SpecId definedSpecIDBase+i, is true (1): the
+// reference gives every constant a value.
 func specialization(k *cpuref.Kernel) []device.SpecValue {
 	var out []device.SpecValue
 	for _, fc := range k.FunctionConstants {
 		out = append(out, device.SpecValue{ID: uint32(specIDBase + fc.Index), Word: fc.Word})
+	}
+	for _, fc := range k.FunctionConstants {
+		out = append(out, device.SpecValue{ID: uint32(definedSpecIDBase + fc.Index), Word: 1})
 	}
 	return out
 }
@@ -36,7 +46,10 @@ func checkSpecConstants(scs []translate.SpecConstant, k *cpuref.Kernel) (pipelin
 	}
 	for _, sc := range scs {
 		fc, ok := known[sc.Index]
-		if !ok || sc.ID != uint32(specIDBase+sc.Index) || sc.Type != fc.Type {
+		if sc.Defined && ok && sc.ID == uint32(definedSpecIDBase+sc.Index) && sc.Type == "bool" {
+			continue // the defined flag of a constant the reference gives a value
+		}
+		if !ok || sc.Defined || sc.ID != uint32(specIDBase+sc.Index) || sc.Type != fc.Type {
 			return pipeline.Fail(CodeEmulatorInterface, fmt.Sprintf("spec constant %d", sc.ID),
 				fmt.Sprintf("the SPIR-V declares specialization constant %d for function constant %d (%s %s), which is not function constant %d of the AIR at SpecId %d", sc.ID, sc.Index, sc.Type, sc.Name, sc.Index, specIDBase+sc.Index)), false
 		}

@@ -120,6 +120,8 @@ func defineOp(d declaration) (string, error) {
 		return "", notJudgeable(KindSIMDGroup, n, "%s works across a SIMD-group in a way the reference does not run (simdgroup matrices, async copies)", n)
 	case strings.HasPrefix(n, "air.normalize_function_constant"):
 		return normalizePredicate(d)
+	case n == "air.is_function_constant_defined":
+		return isDefinedOp(d) // fcdefined.go
 	case isPackOp(n):
 		return packOp(d) // packops.go
 	}

@@ -34,6 +34,9 @@ type fnConst struct {
 	bad string
 	// spec is the spec constant's id, 0 until the first load declares it.
 	spec spirv.ID
+	// defined is the spec constant of its "defined" flag, 0 until an
+	// air.is_function_constant_defined declares it (fnconstdefined.go).
+	defined spirv.ID
 }
 
 // fnConstKind is how a Metal scalar type is held: in AIR (an LLVM type of

@@ -34,14 +34,19 @@ type Reflection struct {
 // word: a VkBool32 for "bool", an int32 for char/short/int, a uint32 for
 // uchar/ushort/uint, a float32 for half and float.
 type SpecConstant struct {
-	// ID is the SpecId: 100 + Index.
+	// ID is the SpecId: 100 + Index, or 65636 + Index for a Defined flag.
 	ID uint32 `json:"id"`
 	// Index is the Metal function constant index ([[function_constant(Index)]]).
 	Index int `json:"index"`
 	// Name is the function constant's name in the Metal source.
 	Name string `json:"name"`
-	// Type is the Metal type ("bool", "float", "uint", "ushort", ...).
+	// Type is the Metal type ("bool", "float", "uint", "ushort", ...);
+	// "bool" for a Defined flag.
 	Type string `json:"type"`
+	// Defined marks the flag air.is_function_constant_defined reads: a
+	// VkBool32, true when the pipeline specialises function constant Index
+	// (SpecId 100 + Index), false (the default) when it does not.
+	Defined bool `json:"defined,omitempty"`
 }
 
 // Binding is one descriptor binding.

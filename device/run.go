@@ -311,16 +311,17 @@ func (s *slot) allocSet(layout uint64) (uint64, error) {
 	}
 	a := vk.GetArena()
 	defer vk.PutArena(a)
-	sizes := vk.NewArray[vk.DescriptorPoolSize](a, 5)
+	sizes := vk.NewArray[vk.DescriptorPoolSize](a, 6)
 	sizes[0] = vk.DescriptorPoolSize{Type: vk.DescriptorTypeStorageBuffer, DescriptorCount: 1024}
 	sizes[1] = vk.DescriptorPoolSize{Type: vk.DescriptorTypeUniformBuffer, DescriptorCount: 256}
 	sizes[2] = vk.DescriptorPoolSize{Type: vk.DescriptorTypeSampledImage, DescriptorCount: 512}
 	sizes[3] = vk.DescriptorPoolSize{Type: vk.DescriptorTypeSampler, DescriptorCount: 256}
 	sizes[4] = vk.DescriptorPoolSize{Type: vk.DescriptorTypeStorageImage, DescriptorCount: 256}
+	sizes[5] = vk.DescriptorPoolSize{Type: vk.DescriptorTypeInputAttachment, DescriptorCount: 64} // Draw's (inputattach.go)
 	ci := vk.New[vk.DescriptorPoolCreateInfo](a)
 	ci.SType = vk.StructureTypeDescriptorPoolCreateInfo
 	ci.MaxSets = 256
-	ci.PoolSizeCount = 5
+	ci.PoolSizeCount = 6
 	ci.PPoolSizes = vk.SliceAddr(sizes)
 	out := vk.New[uint64](a)
 	if err := check("vkCreateDescriptorPool", vk.CallResult(ld.fns.CreateDescriptorPool, ld.handle, vk.Addr(ci), 0, vk.Addr(out))); err != nil {

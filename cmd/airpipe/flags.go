@@ -95,3 +95,18 @@ func jsonFormatFlag(fs *pflag.FlagSet, asJSON *bool, usage string) {
 		panic(err) // the flag was just defined
 	}
 }
+
+// warnOldShorthand tells on stderr that -o is spelled --out DIR in this
+// subcommand (elsewhere -o is --output FILE: one vocabulary across
+// subcommands); the old spelling still works for one release.
+func warnOldShorthand(name string, args []string, stderr io.Writer) {
+	for _, a := range args {
+		if a == "--" {
+			return
+		}
+		if a == "-o" || (strings.HasPrefix(a, "-o") && !strings.HasPrefix(a, "--")) {
+			fmt.Fprintf(stderr, "airpipe %s: -o is deprecated here: use --out DIR (-o is --output FILE in the other subcommands); -o will be removed in the next release\n", name)
+			return
+		}
+	}
+}

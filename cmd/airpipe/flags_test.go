@@ -88,3 +88,26 @@ func TestFlagVocabulary(t *testing.T) {
 		t.Errorf("inspect --format html: exit %d, want 2", code)
 	}
 }
+
+// TestOldShorthandWarned: run's and repro's -o (their --out DIR) still
+// works but says on stderr that it is deprecated; --out says nothing, and a
+// -o after "--" is a path, not a flag.
+func TestOldShorthandWarned(t *testing.T) {
+	cases := []struct {
+		args []string
+		warn bool
+	}{
+		{[]string{"-o", "results", "x"}, true},
+		{[]string{"-oresults", "x"}, true},
+		{[]string{"--out", "results", "x"}, false},
+		{[]string{"--output=x", "x"}, false},
+		{[]string{"--", "-o"}, false},
+	}
+	for _, c := range cases {
+		var b bytes.Buffer
+		warnOldShorthand("run", c.args, &b)
+		if got := strings.Contains(b.String(), "deprecated"); got != c.warn {
+			t.Errorf("%q: warned %v, want %v (%s)", c.args, got, c.warn, b.String())
+		}
+	}
+}

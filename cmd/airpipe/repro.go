@@ -43,11 +43,12 @@ Examples:
 
 func reproCmd(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("repro", "repro [--out DIR] RUN_DIR MODULE", reproDescription, stdout)
-	out := fs.StringP("out", "o", "", "directory to write (default: repro-<function>-<sha8>)")
+	out := fs.StringP("out", "o", "", "directory to write (default: repro-<function>-<sha8>; -o: deprecated spelling)")
 	check := fs.Bool("check", false, "with RESULTS_DIR ROW_JSON: exit 1 when the run in RESULTS_DIR ends the row's module as ROW_JSON says, 0 when it does not (rerun.sh uses it)")
 	if code, done := parseFlags(fs, args, stderr); done {
 		return code
 	}
+	warnOldShorthand("repro", args, stderr)
 	if *check {
 		if fs.NArg() != 2 {
 			fmt.Fprintln(stderr, "airpipe repro --check: want RESULTS_DIR ROW_JSON")

@@ -94,7 +94,7 @@ type runOptions struct {
 
 // bindRunFlags declares run's flags into o.
 func bindRunFlags(fs *pflag.FlagSet, o *runOptions) {
-	fs.StringVarP(&o.out, "out", "o", "results", "results directory; the run is written to OUT/<run_id>/")
+	fs.StringVarP(&o.out, "out", "o", "results", "results directory; the run is written to OUT/<run_id>/ (-o: deprecated spelling)")
 	fs.IntVarP(&o.jobs, "jobs", "j", runtime.NumCPU(), "workers per stage")
 	fs.StringSliceVar(&o.stageJobs, "stage-jobs", nil, "per-stage worker counts, e.g. compile=1,reader=4")
 	fs.StringVar(&o.stages, "stages", "all", "comma-separated stages to run (a prefix of the stage list)")
@@ -131,6 +131,7 @@ func runCmd(args []string, stdout, stderr io.Writer) int {
 	if code, done := parseFlags(fs, args, stderr); done {
 		return code
 	}
+	warnOldShorthand("run", args, stderr)
 	if o.resume != "" {
 		return resumeRun(o, stdout, stderr)
 	}

@@ -132,6 +132,7 @@ func (c ConstexprSampler) Operand() string {
 
 var (
 	samplerGlobal  = regexp.MustCompile(`^@([-\w.$]+|"[^"]*") = (?:[a-z_]+ )*addrspace\(2\) constant i64 (-?\d+)`)
+	samplerWords   = regexp.MustCompile(`^@([-\w.$]+|"[^"]*") = (?:[a-z_]+ )*addrspace\(2\) constant \[\d+ x i64\] `)
 	samplerIntToPt = regexp.MustCompile(`inttoptr \(i64 (-?\d+) to ptr addrspace\(2\)\)`)
 )
 
@@ -148,10 +149,22 @@ func constexprSamplers(t *textModule) ([]ConstexprSampler, error) {
 			}
 		}
 	}
+	var multi []string // AIR 2.7+ states of several words: no evidence pairs them
+	for _, l := range t.lines {
+		if m := samplerWords.FindStringSubmatch(l); m != nil {
+			multi = append(multi, strings.Trim(m[1], `"`))
+		}
+	}
 	used := map[string]ConstexprSampler{}
 	for _, l := range t.lines {
 		if !strings.HasPrefix(l, "  ") {
 			continue
+		}
+		for _, name := range multi {
+			if strings.Contains(l, "@"+name+",") || strings.Contains(l, "@"+name+")") {
+				return nil, notJudgeable(KindTexture, "constexpr sampler words",
+					"constexpr sampler @%s holds its state as several 64-bit words (AIR 2.7 and later), which no embedded source pairs with a declaration", name)
+			}
 		}
 		for name, w := range globals {
 			if strings.Contains(l, "@"+name+",") || strings.Contains(l, "@"+name+")") || strings.Contains(l, "@"+name+" ") || strings.HasSuffix(l, "@"+name) {

@@ -206,3 +206,18 @@ func TestConstexprLinearOnIntegers(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestConstexprSamplerWords: a state held as several words (AIR 2.7+) is
+// set aside by name.
+func TestConstexprSamplerWords(t *testing.T) {
+	needTools(t)
+	frag := readFixture(t, "testdata/texture_fragment.ll")
+	const firstSample = "ptr addrspace(2) %smp, <2 x float> %uv, i1 true, <2 x i32> zeroinitializer, i1 false, float 0.000000e+00)\n  %fz"
+	ll := replaceAll(t, frag, firstSample, strings.Replace(firstSample, "%smp", "@__air_sampler_state", 1),
+		"define <{", "@__air_sampler_state = internal addrspace(2) constant [2 x i64] [i64 -9188470239253738935, i64 0], align 8\n\ndefine <{")
+	_, err := Run(context.Background(), assemble(t, ll), "frag", Options{})
+	var nj *NotJudgeableError
+	if !errors.As(err, &nj) || nj.Kind != KindTexture || nj.Detail != "constexpr sampler words" {
+		t.Fatalf("got %v, want constexpr sampler words", err)
+	}
+}

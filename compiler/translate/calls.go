@@ -82,6 +82,11 @@ func (t *translator) callDefined(c *air.Call, callee *air.Function) {
 			fmt.Fprintf(&key, ",r%p", r)
 			continue
 		}
+		if undefPointer(a) && argUnused(callee, callee.Args[i]) {
+			ptrs[i] = pointer{off: t.b.ConstantU32(0)} // undefargs.go
+			key.WriteString(",u")
+			continue
+		}
 		if isPointer(a.Type()) {
 			ptrs[i] = t.ptr(a)
 			if ptrs[i].dyn == 0 {

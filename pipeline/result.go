@@ -5,6 +5,8 @@
 package pipeline
 
 import (
+	"context"
+	"errors"
 	"time"
 
 	"github.com/airpipe/airpipe/internal/codes"
@@ -88,4 +90,16 @@ func Unavailablef(reason string) Result {
 // UnjudgedBecause returns an unjudged result carrying the reason.
 func UnjudgedBecause(reason string) Result {
 	return Result{Status: Unjudged, Message: reason}
+}
+
+// Stopped is the result of a stage whose work ended early because its
+// context ended: a timeout (the stage's deadline passed) fails with
+// CodeTimeout, anything else is an interrupted run (not run, CodeCancelled),
+// as the engine itself reports them. Stages whose in-process work watches
+// its context return it, so a timed-out module frees what it held.
+func Stopped(ctx context.Context, stage string) Result {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return Fail(CodeTimeout, stage, "stage "+stage+" ran past its timeout")
+	}
+	return Result{Status: NotRun, Code: CodeCancelled, Detail: stage, Message: "run interrupted during this stage"}
 }

@@ -47,7 +47,10 @@ func Reader(useOracle bool) pipeline.Stage[*Module] {
 }
 
 func readModule(ctx context.Context, m *Module, useOracle bool) pipeline.Result {
-	ir, err := bitcode.ReadModule(m.Bitcode)
+	ir, err := bitcode.ReadModuleContext(ctx, m.Bitcode)
+	if ctx.Err() != nil {
+		return pipeline.Stopped(ctx, "reader")
+	}
 	if err != nil {
 		var be *bitcode.Error
 		if errors.As(err, &be) {

@@ -33,7 +33,14 @@ type cursor struct {
 	code uint64
 	ops  []uint64
 	blob []byte
+	// done, when set, ends the read early once closed (the caller's
+	// context); it is looked at every stopEvery entries.
+	done    <-chan struct{}
+	entries uint
 }
+
+// stopEvery is how many entries the cursor reads between looks at done.
+const stopEvery = 1 << 12
 
 const maxDepth = 32
 
@@ -48,6 +55,15 @@ func newCursor(b []byte) *cursor {
 // entryRecord (the record is read into code/ops/blob). DEFINE_ABBREV
 // entries are consumed here.
 func (c *cursor) next() (kind int, id uint64, err *Error) {
+	if c.done != nil {
+		if c.entries++; c.entries%stopEvery == 0 {
+			select {
+			case <-c.done:
+				return 0, 0, &Error{Code: CodeMalformed, Detail: "read stopped", Offset: int64(c.r.pos), Msg: "the caller's context ended"}
+			default:
+			}
+		}
+	}
 	for {
 		if c.r.pos >= c.end {
 			if len(c.stack) == 0 && c.r.pos >= c.r.end {

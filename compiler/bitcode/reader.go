@@ -9,6 +9,7 @@
 package bitcode
 
 import (
+	"context"
 	"encoding/binary"
 	"fmt"
 
@@ -22,13 +23,23 @@ const wrapperMagic = 0x0B17C0DE
 // Error offsets are bit offsets from the start of the bitstream (after
 // the wrapper).
 func ReadModule(data []byte) (*air.Module, error) {
+	return ReadModuleContext(context.Background(), data)
+}
+
+// ReadModuleContext is ReadModule that stops early when ctx ends (a stage
+// timeout or an interrupted run): it returns ctx's error and drops what it
+// built, so a read cut short holds no memory.
+func ReadModuleContext(ctx context.Context, data []byte) (*air.Module, error) {
 	bc, err := stripWrapper(data)
 	if err != nil {
 		return nil, err
 	}
-	r := &reader{budget: len(bc)/2 + 4096}
+	r := &reader{budget: len(bc)/2 + 4096, done: ctx.Done()}
 	m, rerr := r.read(bc)
 	if rerr != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		return nil, rerr
 	}
 	return m, nil
@@ -91,6 +102,8 @@ type reader struct {
 	// budget bounds the objects a short record can make many of (function
 	// arguments, attribute slots), so allocation stays proportional to input
 	budget int
+	// done ends the read early when closed (ReadModuleContext)
+	done <-chan struct{}
 	// hook for tests: swaps operands of one record kind on purpose
 	breakHook func(block, code uint64, ops []uint64)
 }
@@ -111,6 +124,7 @@ func (r *reader) read(bc []byte) (*air.Module, *Error) {
 	r.attrGrps = map[uint64]*attrGroup{}
 	// First pass over the top level: STRTAB and IDENTIFICATION, and where the module is.
 	r.c = newCursor(bc[4:])
+	r.c.done = r.done
 	c := r.c
 	var modulePos []uint64
 	for !r.atEnd() {

@@ -111,9 +111,14 @@
 // on coordinates, filtering, LOD, offsets or addressing, so the comparison stays
 // exact, and it checks the shader's use of the value, which texture each
 // operation reads and component order; it cannot see coordinate or addressing
-// errors. Constexpr samplers (a state word baked into the AIR) are set aside:
-// the word is undecoded, so the reference cannot know their address modes or
-// border. air.gather_texture_2d[_array] (gather.go) returns the component it names
+// errors. Constexpr samplers (a state word baked into the AIR, sampler.go) are
+// decoded only as far as evidence goes: the share's embedded sources pair two
+// declarations with their words (SamplerEvidence; the table of bits per field
+// is in sampler.go). Those run like argument samplers (Kernel.ConstexprSamplers;
+// the device binds a VkSampler of the decoded state, and a linear one on an
+// integer texture is set aside, undefined); any other word is set aside naming
+// the field no evidence decodes (constexpr sampler filters, address mode,
+// bits 0x..., words). air.gather_texture_2d[_array] (gather.go) returns the component it names
 // of the uniform texel in all four lanes (which texels and their order cannot show).
 // Multisample textures, texture buffers, other gathers, compares, size queries
 // and writes other than those below are set aside (KindTexture).

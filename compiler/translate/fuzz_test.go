@@ -11,7 +11,7 @@ import (
 )
 
 var fixtureNames = []string{"kernel_add.ll", "kernel_loop.ll", "kernel_threadgroup.ll", "kernel_math.ll", "kernel_nested.ll", "kernel_shortcircuit.ll", "kernel_exact.ll", "kernel_vocab.ll", "kernel_container.ll",
-	"fragment_texture.ll", "fragment_depth.ll", "vertex_basic.ll", "missing_features.ll", "visible.ll"}
+	"fragment_texture.ll", "fragment_depth.ll", "vertex_basic.ll", "missing_features.ll", "visible.ll", "texture_object.ll", "texture_slots.ll"}
 
 // FuzzTranslate reads arbitrary bitcode and translates every entry point it
 // declares: whatever the input, Translate must not panic, and what it

@@ -3,13 +3,16 @@ package cpuref
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	_ "embed"
 	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -470,18 +473,30 @@ func familyNames() string {
 	return strings.Join(names, ", ")
 }
 
-// harnessObject compiles harness.c once per process.
+// harnessObject compiles harness.c once per process into a per-user cache
+// directory (harnessDir), named by the source's SHA-256, so every process
+// that runs the reference shares one object and none leaves a directory
+// behind in the temporary directory.
 var harnessObject = sync.OnceValues(func() (string, error) {
-	dir, err := os.MkdirTemp("", "airpipe-cpuref-harness-")
+	dir, err := harnessDir()
 	if err != nil {
 		return "", err
 	}
-	src := filepath.Join(dir, "harness.c")
+	sum := sha256.Sum256(harnessSource)
+	obj := filepath.Join(dir, "harness-"+hex.EncodeToString(sum[:8])+"-"+runtime.GOARCH+".o")
+	if fi, err := os.Lstat(obj); err == nil && fi.Mode().IsRegular() && fi.Size() > 0 {
+		return obj, nil
+	}
+	work, err := os.MkdirTemp(dir, "build-")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(work)
+	src, tmp := filepath.Join(work, "harness.c"), filepath.Join(work, "harness.o")
 	if err := os.WriteFile(src, harnessSource, 0o644); err != nil {
 		return "", err
 	}
-	obj := filepath.Join(dir, "harness.o")
-	out, err := proc.Run(context.Background(), proc.Spec{Path: "cc", Args: []string{"-O1", "-c", "-o", obj, src}, Timeout: time.Minute})
+	out, err := proc.Run(context.Background(), proc.Spec{Path: "cc", Args: []string{"-O1", "-c", "-o", tmp, src}, Timeout: time.Minute})
 	if errors.Is(err, proc.ErrNotFound) {
 		return "", fmt.Errorf("%w: no C compiler (cc)", ErrUnavailable)
 	}
@@ -491,8 +506,29 @@ var harnessObject = sync.OnceValues(func() (string, error) {
 	if out.ExitCode != 0 {
 		return "", fmt.Errorf("cpuref: cc harness.c: %s: %s", out.Describe(), out.Tail(5))
 	}
+	// The rename is atomic: a concurrent process sees no object or a
+	// whole one.
+	if err := os.Rename(tmp, obj); err != nil {
+		return "", err
+	}
 	return obj, nil
 })
+
+// harnessDir is where the compiled harness lives: airpipe's directory
+// under the user cache directory, private to the user so no one else can
+// plant an object there. Without a user cache directory (no $HOME), a new
+// temporary directory of this process's own.
+func harnessDir() (string, error) {
+	base, err := os.UserCacheDir()
+	if err != nil {
+		return os.MkdirTemp("", "airpipe-cpuref-harness-")
+	}
+	dir := filepath.Join(base, "airpipe", "cpuref-harness")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", fmt.Errorf("cpuref: harness directory: %w", err)
+	}
+	return dir, nil
+}
 
 // build compiles the host module with llc-19 and links it with the harness.
 func build(ctx context.Context, dir, host string, timeout time.Duration, fuse bool) (string, error) {

@@ -228,6 +228,14 @@ func TestCheckStages(t *testing.T) {
 		{"noname", []Stage[int]{{Run: run}}, "no name"},
 		{"norun", []Stage[int]{{Name: "a"}}, "no Run"},
 		{"order", []Stage[int]{{Name: "a", Run: run}, {Name: "b", PerOccurrence: true, Run: run}}, "comes after"},
+		{"needs met", []Stage[int]{{Name: "a", Run: run, Provides: []string{"x", "y"}}, {Name: "b", Run: run, Needs: []string{"y"}, Provides: []string{"z"}},
+			{Name: "c", Run: run, Needs: []string{"x", "z"}}}, ""},
+		{"need unmet", []Stage[int]{{Name: "a", Run: run, Provides: []string{"x"}}, {Name: "b", Run: run, Needs: []string{"x", "w"}}},
+			`stage "b" needs w, which no stage before it provides`},
+		{"need provided later", []Stage[int]{{Name: "a", Run: run, Needs: []string{"x"}}, {Name: "b", Run: run, Provides: []string{"x"}}},
+			`stage "a" needs x, which only "b" after it provides`},
+		{"need of its own", []Stage[int]{{Name: "a", Run: run, Needs: []string{"x"}, Provides: []string{"x"}}},
+			`stage "a" needs x, which no stage before it provides`},
 	}
 	for _, tc := range tests {
 		err := checkStages(tc.stages)

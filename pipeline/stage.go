@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -37,11 +38,22 @@ type Stage[T any] struct {
 	// result holds the verdict). With it, a cached stage is not rerun when
 	// only a later stage changed; without it, the stage runs again.
 	Restore func(ctx context.Context, item T, cached Result) error
+	// Needs names the artifacts the stage reads that an earlier stage
+	// leaves on the item (translate needs the reader's module). The list is
+	// refused at start when no stage before this one Provides a need, so a
+	// stage whose input a replaced stage no longer makes fails by name once,
+	// not once per item.
+	Needs []string
+	// Provides names the artifacts a passed run of the stage leaves on the
+	// item for later stages. A stage that is skipped keeps its Provides:
+	// the stages after it are still listed and say per item what they lack.
+	Provides []string
 }
 
 // checkStages verifies the list's order invariants, like a compiler's pass
-// table: names unique and non-empty, a Run for each, and per-occurrence
-// stages forming a prefix (without a Refine).
+// table: names unique and non-empty, a Run for each, per-occurrence stages
+// forming a prefix (without a Refine), and every stage's Needs provided by
+// a stage before it (CheckNeeds).
 func checkStages[T any](stages []Stage[T]) error {
 	seen := map[string]bool{}
 	shared := false
@@ -61,6 +73,31 @@ func checkStages[T any](stages []Stage[T]) error {
 		seen[s.Name] = true
 		if !s.PerOccurrence {
 			shared = true
+		}
+	}
+	return CheckNeeds(stages)
+}
+
+// CheckNeeds reports the first stage of the list one of whose Needs no
+// stage before it Provides, naming the stage, the need and, when a later
+// stage provides it, that stage (the order is wrong rather than the input
+// missing).
+func CheckNeeds[T any](stages []Stage[T]) error {
+	provided := map[string]bool{}
+	for i, s := range stages {
+		for _, n := range s.Needs {
+			if provided[n] {
+				continue
+			}
+			for _, later := range stages[i+1:] {
+				if slices.Contains(later.Provides, n) {
+					return fmt.Errorf("pipeline: stage %q needs %s, which only %q after it provides", s.Name, n, later.Name)
+				}
+			}
+			return fmt.Errorf("pipeline: stage %q needs %s, which no stage before it provides", s.Name, n)
+		}
+		for _, p := range s.Provides {
+			provided[p] = true
 		}
 	}
 	return nil

@@ -10,6 +10,24 @@ import (
 	"path/filepath"
 )
 
+// What the built-in stages leave on a module for later ones, as their
+// pipeline.Stage Needs and Provides name it. The in-memory ones are named
+// in words no exec stage's artifact (a lower-case name) can take, so a tool
+// standing in for the reader or translate cannot seem to provide them.
+const (
+	// ArtifactBitcode is the function's bitcode (the container's); an exec
+	// stage reads it as {bitcode}.
+	ArtifactBitcode = "bitcode"
+	// ArtifactIR is the module the reader built (Module.IR).
+	ArtifactIR = "the reader's in-memory module"
+	// ArtifactTranslation is translate's SPIR-V and reflection
+	// (Module.Translation).
+	ArtifactTranslation = "translate's in-memory SPIR-V"
+	// ArtifactSPIRVFile is translate's SPIR-V as a file, written on first
+	// use; an exec stage reads it as {spirv}.
+	ArtifactSPIRVFile = "spirv"
+)
+
 // artifacts are what the stages after the container hand to each other.
 type artifacts struct {
 	// IR is the module as the reader stage built it.
@@ -87,4 +105,17 @@ func (m *Module) BitcodeFile(base string) (string, error) {
 		return "", fmt.Errorf("module has no bitcode (the container stage did not pass)")
 	}
 	return m.fileOrWrite(base, "bitcode", ".bc", m.Bitcode)
+}
+
+// SPIRVFile returns the path of translate's SPIR-V as a file in the
+// module's work directory under base, writing it on first use; an exec
+// stage's own "spirv" artifact, when one recorded it, comes first.
+func (m *Module) SPIRVFile(base string) (string, error) {
+	if p, ok := m.Files[ArtifactSPIRVFile]; ok {
+		return p, nil
+	}
+	if m.Translation == nil {
+		return "", fmt.Errorf("no earlier stage produced it")
+	}
+	return m.fileOrWrite(base, ArtifactSPIRVFile, ".spv", m.Translation.SPIRV)
 }

@@ -57,7 +57,8 @@ func Compile(o CompileOptions) pipeline.Stage[*Module] {
 	}
 	return pipeline.Stage[*Module]{
 		Name: "compile", Version: compileVersion + "+" + strings.Join(o.Targets, ","),
-		Run: func(ctx context.Context, m *Module) pipeline.Result { return compileModule(ctx, m, pools) },
+		Needs: []string{ArtifactTranslation},
+		Run:   func(ctx context.Context, m *Module) pipeline.Result { return compileModule(ctx, m, pools) },
 		// Compiling leaves nothing in memory for later stages.
 		Restore: func(context.Context, *Module, pipeline.Result) error { return nil },
 	}

@@ -20,7 +20,8 @@ const containerVersion = "1"
 func Container() pipeline.Stage[*Module] {
 	return pipeline.Stage[*Module]{
 		Name: "container", Version: containerVersion, PerOccurrence: true,
-		Run: func(_ context.Context, m *Module) pipeline.Result { return checkContainer(m) },
+		Provides: []string{ArtifactBitcode},
+		Run:      func(_ context.Context, m *Module) pipeline.Result { return checkContainer(m) },
 	}
 }
 

@@ -43,7 +43,8 @@ type DeviceOptions struct {
 // here means unavailable, with the reason; a CPU device is not a GPU.
 func DeviceRun(o DeviceOptions) pipeline.Stage[*Module] {
 	d := &deviceStage{opts: o}
-	return pipeline.Stage[*Module]{Name: "device", Version: deviceVersion, Workers: 1, Timeout: 5 * time.Minute, Run: d.run}
+	return pipeline.Stage[*Module]{Name: "device", Version: deviceVersion, Workers: 1, Timeout: 5 * time.Minute, Run: d.run,
+		Needs: []string{ArtifactTranslation}}
 }
 
 type deviceStage struct {

@@ -123,7 +123,7 @@ func Emulator(opts EmulatorOptions) pipeline.Stage[*Module] {
 		e.opts.Device = "lavapipe"
 	}
 	return pipeline.Stage[*Module]{
-		Name: "emulator", Version: emulatorVersion, Workers: 2, Timeout: 3 * time.Minute,
+		Name: "emulator", Version: emulatorVersion, Workers: 2, Timeout: 3 * time.Minute, Needs: []string{ArtifactTranslation},
 		Run: e.run,
 		// A cached verdict needs only the digest of what the device left,
 		// for the device stage to compare its own output with.

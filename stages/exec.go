@@ -103,6 +103,9 @@ func (c *ExecConfig) Apply(list []pipeline.Stage[*Module]) ([]pipeline.Stage[*Mo
 		out = slices.Insert(out, j, newExecStage(sc, sc.Name, base))
 		anchorOf[sc.Name] = sc.After
 	}
+	if err := c.checkExecNeeds(out); err != nil {
+		return nil, err
+	}
 	return out, nil
 }
 
@@ -190,7 +193,70 @@ func newExecStage(sc ExecStageConfig, stage, base string) pipeline.Stage[*Module
 		// every later stage are keyed by (bitcode, function).
 		st.Refine = FunctionKey
 	}
+	st.Needs, st.Provides = e.needs(), e.provides()
 	return st
+}
+
+// needs lists the artifacts the tool's placeholders read from earlier
+// stages ({bitcode}, {spirv}, an exec stage's artifact); {workdir},
+// {metallib} and {function} come with every module.
+func (e *execStage) needs() []string {
+	var out []string
+	add := func(t template) {
+		for _, n := range t.names() {
+			switch n {
+			case placeholderWorkdir, placeholderMetallib, placeholderFunction:
+			default:
+				if !slices.Contains(out, n) {
+					out = append(out, n)
+				}
+			}
+		}
+	}
+	for _, t := range e.args {
+		add(t)
+	}
+	for _, v := range e.env {
+		add(v.val)
+	}
+	return out
+}
+
+// provides lists the artifacts a pass of the tool leaves for later stages.
+func (e *execStage) provides() []string {
+	var out []string
+	for _, a := range e.artifacts {
+		out = append(out, a.name)
+	}
+	if e.cfg.StdoutArtifact != "" {
+		out = append(out, e.cfg.StdoutArtifact)
+	}
+	return out
+}
+
+// checkExecNeeds refuses a placed configuration in which an exec stage's
+// placeholder names an artifact no stage before it provides: the tool could
+// never run, so the configuration is wrong, not the module. The built-in
+// stages' needs are checked when the run starts (pipeline's checkStages),
+// after --stages has chosen the stages that run.
+func (c *ExecConfig) checkExecNeeds(list []pipeline.Stage[*Module]) error {
+	provided := map[string]bool{}
+	for _, s := range list {
+		for i, sc := range c.Stages {
+			if s.Name != sc.Name && s.Name != sc.Replace {
+				continue
+			}
+			for _, n := range s.Needs {
+				if !provided[n] {
+					return fmt.Errorf("stages[%d] (%q): placeholder {%s}: no stage before %q provides it", i, sc.Name, n, s.Name)
+				}
+			}
+		}
+		for _, p := range s.Provides {
+			provided[p] = true
+		}
+	}
+	return nil
 }
 
 // usesFunction reports whether the tool's arguments or environment name the
@@ -389,6 +455,14 @@ func (e *execStage) placeholder(m *Module, dir, name string) (string, error) {
 		return m.Function.Name, nil
 	}
 	if p, ok := m.Files[name]; ok {
+		return p, nil
+	}
+	if name == ArtifactSPIRVFile {
+		// Translate's SPIR-V, written out for the tool.
+		p, err := m.SPIRVFile(e.base)
+		if err != nil {
+			return "", &missingPlaceholder{name, err.Error()}
+		}
 		return p, nil
 	}
 	return "", &missingPlaceholder{name, "no earlier stage produced it"}

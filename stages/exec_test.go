@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/airpipe/airpipe/analytics"
+	"github.com/airpipe/airpipe/compiler/translate"
 	"github.com/airpipe/airpipe/corpus"
 	"github.com/airpipe/airpipe/corpus/mtlb"
 	"github.com/airpipe/airpipe/internal/codes"
@@ -28,9 +29,13 @@ const execTestdata = "testdata/exec"
 // first stage and shared built-in stages after it. Their Run is never
 // called by these tests.
 func placeStages(names ...string) []pipeline.Stage[*Module] {
-	out := []pipeline.Stage[*Module]{{Name: "container", PerOccurrence: true, Version: "1", Run: func(context.Context, *Module) pipeline.Result { return pipeline.Pass() }}}
+	provides := map[string][]string{}
+	for _, s := range Default(Options{}) {
+		provides[s.Name] = s.Provides
+	}
+	out := []pipeline.Stage[*Module]{{Name: "container", PerOccurrence: true, Version: "1", Provides: provides["container"], Run: func(context.Context, *Module) pipeline.Result { return pipeline.Pass() }}}
 	for _, n := range names {
-		out = append(out, pipeline.Stage[*Module]{Name: n, Version: "1", Run: func(context.Context, *Module) pipeline.Result { return pipeline.Pass() }})
+		out = append(out, pipeline.Stage[*Module]{Name: n, Version: "1", Provides: provides[n], Run: func(context.Context, *Module) pipeline.Result { return pipeline.Pass() }})
 	}
 	return out
 }
@@ -96,7 +101,7 @@ type execCase struct {
 
 func TestExecScripts(t *testing.T) {
 	needTool(t, "sh")
-	stages := loadStages(t, filepath.Join(execTestdata, "scripts.json"), placeStages("reader"))
+	stages := loadStages(t, filepath.Join(execTestdata, "scripts.json"), placeStages("reader", "translate"))
 	tests := []execCase{
 		{stage: "hang", status: pipeline.Failed, code: "timeout", detail: "hang",
 			message: []string{"hang.sh killed after its timeout"}, maxElapsed: 5 * time.Second},
@@ -279,11 +284,19 @@ func TestExecSpirvValExample(t *testing.T) {
 		{"valid", valid, pipeline.Passed, "", "", ""},
 		{"broken", broken, pipeline.Failed, "spirv-val/invalid", "Expected arithmetic operands to be of Result Type", "error: line 12: Expected arithmetic operands to be of Result Type: FAdd operand index 2"},
 		{"no spirv", "", pipeline.Unavailable, "", "", "{spirv}: no earlier stage produced it"},
+		// Translate leaves its SPIR-V in memory; {spirv} writes it out.
+		{"translation in memory", "memory:" + valid, pipeline.Passed, "", "", ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			m := testModule([]byte("BC\xc0\xde"))
-			if tc.spirv != "" {
+			if p, ok := strings.CutPrefix(tc.spirv, "memory:"); ok {
+				b, err := os.ReadFile(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				m.Translation = &translate.Output{SPIRV: b}
+			} else if tc.spirv != "" {
 				m.SetFile("spirv", tc.spirv)
 			}
 			res := st.Run(context.Background(), m)
@@ -395,6 +408,18 @@ func TestApplyConfig(t *testing.T) {
 			names: []string{"container", "reader", "x", "translate", "compile"}, unavailable: "x", reason: "bin/none: not installed here"},
 		{name: "failing version command", config: `{"stages": [{"name": "x", "after": "reader", "command": ["true"], "version": ["false"]}]}`,
 			names: []string{"container", "reader", "x", "translate", "compile"}, unavailable: "x", reason: `version command "false": exit status 1`},
+		{name: "spirv after translate", config: `{"stages": [{"name": "x", "after": "translate", "command": ["true", "{spirv}"]}]}`,
+			names: []string{"container", "reader", "translate", "x", "compile"}},
+		{name: "spirv before translate", config: `{"stages": [{"name": "x", "after": "reader", "command": ["true", "{spirv}"]}]}`,
+			err: []string{`stages[0] ("x"): placeholder {spirv}: no stage before "x" provides it`}},
+		{name: "artifact of a later stage", config: `{"stages": [{"name": "x", "after": "reader", "command": ["true", "{ll}"]},
+			{"name": "y", "after": "x", "command": ["true"], "artifacts": {"ll": "{workdir}/m.ll"}}]}`,
+			err: []string{`stages[0] ("x"): placeholder {ll}: no stage before "x" provides it`}},
+		{name: "artifact of an earlier stage", config: `{"stages": [{"name": "y", "after": "reader", "command": ["true"], "stdout_artifact": "ll"},
+			{"name": "x", "after": "y", "command": ["true", "{ll}"], "env": {"B": "{bitcode}"}}]}`,
+			names: []string{"container", "reader", "y", "x", "translate", "compile"}},
+		{name: "replaced maker", config: `{"stages": [{"name": "mytool", "replace": "translate", "command": ["true"]}, {"name": "x", "after": "translate", "command": ["true", "{spirv}"]}]}`,
+			err: []string{`stages[1] ("x"): placeholder {spirv}: no stage before "x" provides it`}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -427,6 +452,38 @@ func TestApplyConfig(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestSelectRefusesUnmetNeeds: a built-in stage whose input an exec stage
+// no longer makes is refused by name before the run, not failed per module
+// (translate/no-ir); --stages can leave it out.
+func TestSelectRefusesUnmetNeeds(t *testing.T) {
+	needTool(t, "true")
+	tests := []struct {
+		config, stages, err string
+	}{
+		{`{"stages": [{"name": "myreader", "replace": "reader", "command": ["true", "{bitcode}"]}]}`, "all",
+			`stage "translate" needs the reader's in-memory module, which no stage before it provides`},
+		{`{"stages": [{"name": "myreader", "replace": "reader", "command": ["true", "{bitcode}"]}]}`, "container,reader", ""},
+		{`{"stages": [{"name": "mytr", "replace": "translate", "command": ["true", "{bitcode}"]}]}`, "container,reader,translate,compile",
+			`stage "compile" needs translate's in-memory SPIR-V, which no stage before it provides`},
+		{`{"stages": [{"name": "mytr", "replace": "translate", "command": ["true", "{bitcode}"]}]}`, "container,reader,translate", ""},
+		{`{"stages": [{"name": "x", "after": "translate", "command": ["true", "{spirv}"]}]}`, "all", ""},
+	}
+	for _, tc := range tests {
+		list, err := ApplyConfig(Default(Options{}), writeConfig(t, tc.config))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = Select(list, tc.stages)
+		if (err == nil) != (tc.err == "") || (err != nil && !strings.Contains(err.Error(), tc.err)) {
+			t.Errorf("%s --stages %s: err %v, want %q", tc.config, tc.stages, err, tc.err)
+		}
+	}
+	// The built-in list as it is needs nothing it lacks.
+	if _, err := Select(Default(Options{}), "all"); err != nil {
+		t.Errorf("the default stages: %v", err)
 	}
 }
 

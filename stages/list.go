@@ -34,8 +34,21 @@ func Default(o Options) []pipeline.Stage[*Module] {
 
 // Select keeps the stages named in names (comma-separated names, or "all").
 // Stages depend on the ones before them, so the selection must be a prefix
-// of the list; a name not in the list is an error naming it.
+// of the list; a name not in the list is an error naming it, and so is a
+// selected stage whose Needs no stage before it provides (a built-in stage
+// after the exec stage that replaced its input's maker).
 func Select(all []pipeline.Stage[*Module], names string) ([]pipeline.Stage[*Module], error) {
+	out, err := selectPrefix(all, names)
+	if err != nil {
+		return nil, err
+	}
+	if err := pipeline.CheckNeeds(out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func selectPrefix(all []pipeline.Stage[*Module], names string) ([]pipeline.Stage[*Module], error) {
 	if names == "" || names == "all" {
 		return all, nil
 	}

@@ -36,6 +36,7 @@ func Reader(useOracle bool) pipeline.Stage[*Module] {
 	}
 	return pipeline.Stage[*Module]{
 		Name: "reader", Version: version,
+		Needs: []string{ArtifactBitcode}, Provides: []string{ArtifactIR},
 		Run: func(ctx context.Context, m *Module) pipeline.Result { return readModule(ctx, m, useOracle) },
 		// A cached pass only needs the module in memory again (no oracle).
 		Restore: func(_ context.Context, m *Module, _ pipeline.Result) error {

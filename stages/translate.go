@@ -38,6 +38,7 @@ const (
 func Translate() pipeline.Stage[*Module] {
 	return pipeline.Stage[*Module]{
 		Name: "translate", Version: translateVersion,
+		Needs: []string{ArtifactIR}, Provides: []string{ArtifactTranslation, ArtifactSPIRVFile},
 		// The entry point is the row's function: this stage and every
 		// later one are keyed by (bitcode, function).
 		Refine: FunctionKey,

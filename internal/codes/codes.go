@@ -243,8 +243,10 @@ const (
 	TranslateInternalError Code = "translate/internal-error"
 
 	// TranslateNoIR is a translate stage that found no in-memory module: the
-	// reader stage was replaced by an exec stage. The detail is the stage
-	// that should have provided it.
+	// reader stage was skipped (--skip-stages). The detail is the stage that
+	// should have provided it; compile uses it too, with detail translate,
+	// when translate was skipped. (A stage list in which an exec stage
+	// replaced that stage is refused before the run: pipeline.Stage.Needs.)
 	//
 	// Example detail: reader
 	TranslateNoIR Code = "translate/no-ir"
@@ -315,7 +317,7 @@ const (
 	EmulatorNotImplemented Code = "emulator/not-implemented"
 
 	// EmulatorNoTranslation is an emulator stage that found no SPIR-V in
-	// memory: the translate stage was replaced by an exec stage.
+	// memory: the translate stage was skipped (--skip-stages).
 	//
 	// Example detail: translate
 	EmulatorNoTranslation Code = "emulator/no-translation"

@@ -14,6 +14,7 @@ import (
 	"github.com/airpipe/airpipe/compiler/cpuref"
 	"github.com/airpipe/airpipe/compiler/translate"
 	"github.com/airpipe/airpipe/device"
+	"github.com/airpipe/airpipe/device/approxtrace"
 	"github.com/airpipe/airpipe/internal/codes"
 	"github.com/airpipe/airpipe/pipeline"
 )
@@ -177,6 +178,40 @@ func (e *emulator) children() *childServers {
 	return e.servers
 }
 
+// traceApproximate runs a kernel the reference set aside for approximate
+// operations traced on the device (device/approxtrace), through the same
+// dispatch as any module: a recorded result beyond its MSL §8.4 bound is a
+// mismatch; otherwise r, the set-aside result, stays, with the trace's data.
+func (e *emulator) traceApproximate(ctx context.Context, m *Module, r pipeline.Result) pipeline.Result {
+	mod, ep, _, ok := entryOf(m)
+	if !ok {
+		return r
+	}
+	p, _ := approxtrace.Prepare(mod, ep, int(e.opts.BufferSize))
+	if p == nil {
+		return r
+	}
+	q := emuRequest{Device: e.opts.Device, Name: m.SHA256, Entry: p.Entry, SPIRV: p.SPIRV, Grid: p.Grid, Buffers: p.Inputs, Kernel: p.Kernel}
+	var rep emuReply
+	if len(e.opts.ChildArgv) > 0 {
+		timeout := e.opts.Timeout
+		if timeout <= 0 {
+			timeout = time.Minute
+		}
+		rep = e.children().run(ctx, q, timeout)
+	} else if dev, err := e.open(); err == nil {
+		rep = runRequest(ctx, dev, q)
+	}
+	if rep.Buffers == nil {
+		return r
+	}
+	o, err := p.Read(rep.Buffers)
+	if err != nil {
+		return r
+	}
+	return o.Verdict(r, CodeEmulatorMismatch)
+}
+
 // abandon drops d after a dispatch that did not finish: its queue may still
 // be running the work, so its buffers stay allocated and the next module
 // opens a fresh device.
@@ -234,6 +269,9 @@ func (e *emulator) run(ctx context.Context, m *Module) pipeline.Result {
 		// ranks what would let it judge the most modules.
 		for _, b := range append([]string{nj.Blocker()}, nj.Also...) {
 			r.Missing = append(r.Missing, pipeline.Finding{Code: CodeEmulatorNoReference, Detail: b})
+		}
+		if nj.Kind == cpuref.KindApproximate && refl.Stage == "kernel" {
+			r = e.traceApproximate(ctx, m, r)
 		}
 		return r
 	case errors.Is(err, cpuref.ErrUnavailable):

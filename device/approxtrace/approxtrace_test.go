@@ -69,7 +69,7 @@ func TestVerdict(t *testing.T) {
 	if r.Status != pipeline.Unjudged || r.Data["approximate"] != "air.fast_pow.f32,air.fast_sin.f32,air.fast_sqrt.f32" || r.Data["trace_records"] != "48" {
 		t.Fatalf("within bounds: %+v", r)
 	}
-	if !strings.Contains(r.Message, "each within it (MSL §8.4") {
+	if !strings.Contains(r.Message, "is within its MSL §8.4 bound") {
 		t.Errorf("message %q", r.Message)
 	}
 	t.Logf("%s; %v", r.Message, r.Data)

@@ -12,7 +12,7 @@ func TestDefaultMilestonesParse(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ms) != 5 || ms[0].ID != "M0" || ms[4].ID != "M4" {
+	if len(ms) != 6 || ms[0].ID != "M0" || ms[4].ID != "M4" || ms[5].ID != "M5" {
 		t.Fatalf("%+v", ms)
 	}
 }

@@ -90,7 +90,8 @@ type Report struct {
 func (r *Report) SetHistory(t *Trend) { r.history = t }
 
 // BuildReport computes a run's report: the files accounting, the stage
-// funnel (overall, by function type, by library, by platform), how modules
+// funnel (overall, entry points and library functions apart, by function
+// type, by library, by platform), how modules
 // ended, failure codes by stage, set-aside modules with reasons, and the
 // ranked missing features, one table per kind of gap. It returns an error naming the first table whose
 // rows do not add up to its total.
@@ -112,6 +113,7 @@ func BuildReport(run *Run, opt ReportOptions) (*Report, error) {
 	rep.Tables = []*Table{
 		filesTable(run.Meta),
 		funnel,
+		breakdownTable("by_function_kind", "Stage funnel: entry points and library functions apart", "kind", rows, stages, reached, failed, 0, func(r *Row) string { return FunctionKind(r.FunctionType) }),
 		breakdownTable("by_function_type", "Stage funnel by function type", "function type", rows, stages, reached, failed, 0, func(r *Row) string { return r.FunctionType }),
 		breakdownTable("by_library", "Stage funnel by library", "library", rows, stages, reached, failed, opt.Libraries, func(r *Row) string { return r.Source }),
 		breakdownTable("by_platform", "Stage funnel by platform", "platform", rows, stages, reached, failed, 0, func(r *Row) string { return r.Platform }),

@@ -155,7 +155,7 @@ func TestReportRefusesBrokenCounts(t *testing.T) {
 		}},
 		{"run.json counts one module more than was written", "funnel", func(run *Run) { run.Meta.Counts.Modules++ }},
 		{"stage_reached names no stage of the run", "funnel", func(run *Run) { run.Rows[0].StageReached = "linker" }},
-		{"unknown status is counted nowhere", "by_function_type", func(run *Run) {
+		{"unknown status is counted nowhere", "by_function_kind", func(run *Run) {
 			run.Rows[2].StageReached = "device"
 		}},
 	}

@@ -663,6 +663,9 @@ func checkInterface(bs []translate.Binding, k *cpuref.Kernel) (pipeline.Result, 
 	if r, ok := bindConstexprSamplers(bs, k, known); !ok { // constexpr.go
 		return r, false
 	}
+	for _, d := range k.Destinations {
+		known[inputAttachmentBinding+d.Index] = "input-attachment"
+	}
 	shape := map[int]string{} // the reference's texture shape, by binding
 	for _, t := range k.Textures {
 		if t.Writable() {

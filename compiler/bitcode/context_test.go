@@ -7,14 +7,17 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/airpipe/airpipe/compiler/air"
 )
 
 // bigModule assembles, with llvm-as-19, a module of n small functions: far
 // more entries than the cursor reads between looks at its context.
-func bigModule(t *testing.T, n int) []byte {
+func bigModule(t testing.TB, n int) []byte {
 	t.Helper()
 	if _, err := exec.LookPath("llvm-as-19"); err != nil {
 		t.Skip("llvm-as-19 not installed (make deps)")
@@ -63,5 +66,35 @@ func TestReadModuleContext(t *testing.T) {
 		if m != nil || !errors.Is(err, c.want) {
 			t.Errorf("%s: module %v, error %v; want none and %v", c.name, m != nil, err, c.want)
 		}
+	}
+}
+
+// BenchmarkReaderMemory reads a large generated module (30,000 functions)
+// and reports the reader's memory per input byte: everything allocated
+// (alloc-B/in-B, which the fuzz target bounds by AllocationBound) and what
+// the finished module keeps live (live-B/in-B). The reader stage refuses a
+// module whose AllocationBound exceeds its budget before reading it.
+func BenchmarkReaderMemory(b *testing.B) {
+	data := bigModule(b, 30000)
+	var before, after runtime.MemStats
+	var kept *air.Module
+	b.ResetTimer()
+	for range b.N {
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		m, err := ReadModule(data)
+		if err != nil {
+			b.Fatal(err)
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		kept = m
+		b.ReportMetric(float64(after.TotalAlloc-before.TotalAlloc)/float64(len(data)), "alloc-B/in-B")
+		b.ReportMetric(float64(int64(after.HeapAlloc)-int64(before.HeapAlloc))/float64(len(data)), "live-B/in-B")
+	}
+	b.ReportMetric(float64(len(data)), "in-B")
+	runtime.KeepAlive(kept)
+	if bound := AllocationBound(len(data)); after.TotalAlloc-before.TotalAlloc > bound {
+		b.Errorf("allocated %d bytes, more than AllocationBound %d", after.TotalAlloc-before.TotalAlloc, bound)
 	}
 }

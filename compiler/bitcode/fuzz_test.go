@@ -11,9 +11,8 @@ import (
 	"github.com/airpipe/airpipe/compiler/air"
 )
 
-// allocBound is the most a read may allocate: a small multiple of the
-// input (the corpus's worst measured ratio is about 34) plus a constant.
-func allocBound(n int) uint64 { return 128*uint64(n) + 1<<20 }
+// allocBound is the most a read may allocate (AllocationBound).
+func allocBound(n int) uint64 { return AllocationBound(n) }
 
 // FuzzReadModule feeds arbitrary bytes to the reader and printer: no
 // panic, no hang, and allocations bounded by the input's size. Seeds are

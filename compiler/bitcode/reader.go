@@ -45,6 +45,14 @@ func ReadModuleContext(ctx context.Context, data []byte) (*air.Module, error) {
 	return m, nil
 }
 
+// AllocationBound is the most the reader allocates, in total, to read a
+// module of n bytes: 128 bytes per input byte plus 1 MiB. The fuzz target
+// (FuzzReadModule) and the corpus (TestAllocationBoundOnCorpus: at most
+// about 34 per byte) hold it; BenchmarkReaderMemory measures it on a large
+// module. It is the reader stage's estimate of a module's cost, checked
+// against its budget before reading.
+func AllocationBound(n int) uint64 { return 128*uint64(n) + 1<<20 }
+
 func stripWrapper(data []byte) ([]byte, *Error) {
 	if len(data) >= 4 && binary.LittleEndian.Uint32(data) == wrapperMagic {
 		if len(data) < 20 {

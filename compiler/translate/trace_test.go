@@ -18,10 +18,17 @@ import (
 // returns the trace and its buffer.
 func runTraced(t *testing.T, capacity int) (*Trace, []byte, int) {
 	t.Helper()
+	return runTracedFixture(t, "trace_kernel.ll", capacity, 3)
+}
+
+// runTracedFixture is runTraced for fixture name, which traces ops
+// operations.
+func runTracedFixture(t *testing.T, name string, capacity, ops int) (*Trace, []byte, int) {
+	t.Helper()
 	if _, err := exec.LookPath("llvm-as-19"); err != nil {
 		t.Skip(err)
 	}
-	m, ep := fixtureEntry(t, "trace_kernel.ll")
+	m, ep := fixtureEntry(t, name)
 	out, err := TranslateTraced(m, ep, capacity)
 	if err != nil {
 		t.Fatal(err)
@@ -32,8 +39,8 @@ func runTraced(t *testing.T, capacity int) (*Trace, []byte, int) {
 		}
 	}
 	tr := out.Trace
-	if tr == nil || len(tr.Ops) != 3 || len(tr.Untraced) != 0 {
-		t.Fatalf("trace %+v, want fast_pow, fast_sqrt and sin", tr)
+	if tr == nil || len(tr.Ops) != ops || len(tr.Untraced) != 0 {
+		t.Fatalf("trace %+v, want %d operations", tr, ops)
 	}
 	d, err := device.Open("lavapipe", device.Options{})
 	if err != nil {
@@ -153,5 +160,54 @@ func TestTraceRefusesOtherStages(t *testing.T) {
 	m, ep := fixtureEntry(t, "fragment_depth.ll")
 	if _, err := TranslateTraced(m, ep, 4); err == nil || !strings.Contains(err.Error(), "kernels only") {
 		t.Errorf("a fragment function traced: %v", err)
+	}
+}
+
+// TestTraceVectorAndHalf traces a three-lane fast pow and a half sqrt (half
+// exp2 crashes lavapipe, as opcheck records): every lane is recorded and
+// judged (Table 8.2 and Table 8.3), the half operand is the narrowed input,
+// and a half result two ulps off is beyond sqrt's "correctly rounded".
+func TestTraceVectorAndHalf(t *testing.T) {
+	tr, buf, n := runTracedFixture(t, "trace_vector.ll", 4, 2)
+	rep, err := tr.Check(buf, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d records, %d judged lanes, %d undefined, max %g ulp, ops %v", rep.Records, rep.Judged, rep.Undefined, rep.MaxULP, rep.Ops)
+	if rep.Records != 2*n || rep.Judged+rep.Undefined+rep.Unbounded != 4*n || rep.Beyond != 0 {
+		t.Fatalf("report %+v, want %d records of 4 lanes, all within", rep, 2*n)
+	}
+	per := tr.InvocationWords() * 4
+	for i := range n {
+		rec := buf[i*per+4+TraceRecordWords*4:] // call 1: sqrt.f16
+		h := binary.LittleEndian.Uint16(rec[4:])
+		if want := float32(0.37 + 1.93*float64(i)); math.Abs(halfValue(h)-float64(want)) > float64(want)/1024 {
+			t.Fatalf("invocation %d: half operand %#x = %g for %g", i, h, halfValue(h), want)
+		}
+	}
+	bad := append([]byte(nil), buf...)
+	off := 7*per + 4 + TraceRecordWords*4 + 4 + traceSlotBytes // invocation 7, call 1, the result
+	binary.LittleEndian.PutUint16(bad[off:], binary.LittleEndian.Uint16(bad[off:])+2)
+	rep, err = tr.Check(bad, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Beyond != 1 || !strings.Contains(rep.Mismatches[0].Error(), "air.sqrt.f16") || !strings.Contains(rep.Mismatches[0].Error(), "Table 8.3") {
+		t.Fatalf("a half result 2 ulp off: %d beyond %v", rep.Beyond, rep.Mismatches)
+	}
+}
+
+// TestHalfValue checks the trace's half decoding.
+func TestHalfValue(t *testing.T) {
+	for _, tc := range []struct {
+		h    uint16
+		want float64
+	}{{0x3c00, 1}, {0xc000, -2}, {0x0001, 0x1p-24}, {0x7bff, 65504}, {0x3555, 0x1.554p-2}, {0x8000, 0}} {
+		if got := halfValue(tc.h); got != tc.want {
+			t.Errorf("%#x: %g, want %g", tc.h, got, tc.want)
+		}
+	}
+	if !math.IsInf(halfValue(0x7c00), 1) || !math.IsNaN(halfValue(0x7e00)) {
+		t.Error("half infinity or NaN")
 	}
 }

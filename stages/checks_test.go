@@ -18,6 +18,8 @@ func TestCheckInterfaceResources(t *testing.T) {
 		Buffers:  []cpuref.Buffer{{Index: 0}},
 		Textures: []cpuref.Texture{{Index: 1, Access: "sample"}, {Index: 2, Access: "write"}},
 		Samplers: []int{3},
+		// Programmable blending: the function reads colour attachment 1.
+		Destinations: []cpuref.Destination{{Index: 1, Kind: 'f'}},
 	}
 	for _, c := range []struct {
 		name string
@@ -33,6 +35,8 @@ func TestCheckInterfaceResources(t *testing.T) {
 		{"sampled texture as storage", translate.Binding{Binding: textureBinding + 1, Kind: "storage-image"}, false},
 		{"sampler at a texture's binding", translate.Binding{Binding: textureBinding + 1, Kind: "sampler"}, false},
 		{"another set", translate.Binding{Set: 1, Binding: samplerBinding + 3, Kind: "sampler"}, false},
+		{"input attachment", translate.Binding{Binding: inputAttachmentBinding + 1, Kind: "input-attachment", Dim: "SubpassData"}, true},
+		{"input attachment the AIR does not read", translate.Binding{Binding: inputAttachmentBinding + 2, Kind: "input-attachment", Dim: "SubpassData"}, false},
 	} {
 		r, ok := checkInterface([]translate.Binding{c.b}, k)
 		if ok != c.ok || !ok && (r.Code != CodeEmulatorInterface || !strings.HasPrefix(r.Detail, "set ")) {

@@ -61,7 +61,10 @@
 // KindArgument) is stored as one float32 word per pixel, at byte 4·(y·W+x) of
 // harness buffer DepthBuffer (56), which starts as ClearDepth (1.0) words:
 // the draw's D32_SFLOAT attachment, cleared to 1.0, with compare op ALWAYS.
-// Discard, front_facing, sample masks and dual-source outputs are set aside;
+// air.discard_fragment (discard.go) ends the pixel's invocation past the
+// wrapper's stores, so a discarded pixel keeps Clear and ClearDepth — what the
+// draw's attachments are cleared to — and compares as not written on both
+// sides. front_facing, sample masks and dual-source outputs are set aside;
 // derivatives run only as below.
 //
 // Derivatives (derivative.go). A GPU's dfdx, dfdy and fwidth are differences
@@ -190,7 +193,7 @@
 // divergence and outputs that depend on unwritten threadgroup memory or on
 // thread order (below), SIMD-group values and operations it does not run
 // (below), function constants of the kinds above, other stages (object, mesh,
-// visible functions), fragment discard, derivatives of values that may
+// visible functions), a discard declared otherwise than void(), derivatives of values that may
 // depend on the pixel (above), argument roles it cannot
 // supply, operations Metal does not define to the bit (ApproximateOps; the
 // order-only ones, OrderOnlyOps, are run and reported instead),

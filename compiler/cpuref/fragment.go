@@ -117,9 +117,7 @@ func keyString(ops []string, key string) string {
 // cannot imitate, and why: each has a Kind of its own. Derivatives (dfdx, dfdy, fwidth) are
 // not among them: RunText's checkDerivatives (derivative.go) lets those of pixel-independent
 // values run and sets the others aside (KindDerivative).
-var fragmentOps = []struct{ prefix, kind, reason string }{
-	{"air.discard_fragment", KindDiscard, "the shader can discard the pixel; the draw and the reference would then disagree only about which pixels exist"},
-}
+var fragmentOps = []struct{ prefix, kind, reason string }{}
 
 // inspectFragment reads a fragment function's interface: its render targets, varyings,
 // position and buffers. What the reference cannot give it is a *NotJudgeableError.

@@ -74,7 +74,7 @@ func TestFragmentNotJudgeable(t *testing.T) {
 	}
 	ll := string(b)
 	for _, c := range []struct{ name, old, new, kind string }{
-		{"discard", "define <{", "declare void @air.discard_fragment()\ndefine <{", KindDiscard},
+		{"discard of another type", "define <{", "declare i32 @air.discard_fragment(i32)\ndefine <{", KindDiscard},
 		{"derivative of the position", "  ret <{ <4 x half>, <2 x i32> }> %r1\n}\n", "  %dx = call float @air.dfdx.f32(float %x)\n  ret <{ <4 x half>, <2 x i32> }> %r1\n}\ndeclare float @air.dfdx.f32(float)\n", KindDerivative},
 		{"front facing (its value depends on the winding the runtime declares)", `!"air.position", !"air.center"`, `!"air.front_facing", !"air.center"`, KindArgument},
 		{"sample mask", `!3 = !{!"air.render_target", i32 2, i32 0, !"air.arg_type_name", !"int2"}`, `!3 = !{!"air.sample_mask", !"air.arg_type_name", !"uint"}`, KindArgument},

@@ -108,6 +108,8 @@ func defineOp(d declaration) (string, error) {
 		return getReadSamplerOp(d) // readsampler.go
 	case isReadSamplerRead(d):
 		return readSamplerRead(d) // readsampler.go
+	case n == "air.discard_fragment":
+		return discardOp(d) // discard.go
 	case isTextureOp(n):
 		return textureOp(d)
 	case n == "air.wg.barrier":

@@ -133,6 +133,9 @@ func rewrite(t *textModule, k *Kernel) (string, error) {
 	if strings.Contains(all, "@airpipe_atomic(") {
 		b.WriteString("declare void @airpipe_atomic(ptr addrspace(1))\n")
 	}
+	if strings.Contains(all, "@airpipe_discard(") {
+		b.WriteString("declare void @airpipe_discard()\n")
+	}
 	if strings.Contains(all, "@airpipe_barrier(") {
 		b.WriteString("declare void @airpipe_barrier(i32, i32)\n")
 	}

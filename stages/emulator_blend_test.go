@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/airpipe/airpipe/compiler/cpuref"
+	"github.com/airpipe/airpipe/compiler/translate"
 	"github.com/airpipe/airpipe/pipeline"
 )
 
@@ -77,4 +78,25 @@ func TestEmulatorGatherHalf(t *testing.T) {
 		t.Fatalf("wrong component: got %s %s %q (%s), want a mismatch at render target 0 pixel (0,0) component 0", r.Status, r.Code, r.Detail, r.Message)
 	}
 	t.Log(r.Message)
+}
+
+// TestMatchInputAttachments: the SPIR-V must read the attachments the AIR reads, as the same
+// kind; each difference is an interface mismatch naming the attachment.
+func TestMatchInputAttachments(t *testing.T) {
+	ds := []cpuref.Destination{{Index: 0, Kind: 'f'}, {Index: 1, Kind: 'u'}}
+	for _, c := range []struct {
+		name   string
+		ias    []translate.InputAttachment
+		detail string
+	}{
+		{"same", []translate.InputAttachment{{Index: 0, SampledType: "float"}, {Index: 1, SampledType: "uint"}}, ""},
+		{"another kind", []translate.InputAttachment{{Index: 0, SampledType: "float"}, {Index: 1, SampledType: "int"}}, "input attachment 1"},
+		{"one more", []translate.InputAttachment{{Index: 0, SampledType: "float"}, {Index: 1, SampledType: "uint"}, {Index: 2, SampledType: "float"}}, "input attachment 2"},
+		{"one fewer", []translate.InputAttachment{{Index: 1, SampledType: "uint"}}, "input attachment 0"},
+	} {
+		r, ok := matchInputAttachments(c.ias, ds)
+		if ok != (c.detail == "") || !ok && (r.Code != CodeEmulatorInterface || r.Detail != c.detail) {
+			t.Errorf("%s: ok %v %s %q, want %q", c.name, ok, r.Code, r.Detail, c.detail)
+		}
+	}
 }

@@ -32,6 +32,9 @@ type drawRequest struct {
 func drawRequestFor(refl translate.Reflection, ref *cpuref.Result, spirv []byte) (*drawRequest, pipeline.Result, bool) {
 	size := ref.Grid.Size()
 	dq := &drawRequest{Width: size[0], Height: size[1], Inputs: map[uint32][]uint32{}}
+	if r, ok := matchInputAttachments(refl.InputAttachments, ref.Kernel.Destinations); !ok {
+		return nil, r, false
+	}
 	targets, err := device.FragmentTargets(spirv, refl.Entry)
 	if err != nil {
 		r := pipeline.UnjudgedBecause(err.Error())
@@ -106,4 +109,33 @@ func captureRequestFor(refl translate.Reflection, ref *cpuref.Result) (*captureR
 		cq.Attributes[uint32(in.Location)] = in.PerVertex
 	}
 	return cq, pipeline.Result{}, true
+}
+
+// matchInputAttachments checks that the SPIR-V reads (reflection) exactly the colour
+// attachments the AIR function reads (the reference's destinations), each as the same numeric
+// kind: otherwise the draw would bind or convert another value than the reference passes,
+// which is the translation's fault, an interface mismatch.
+func matchInputAttachments(ias []translate.InputAttachment, ds []cpuref.Destination) (pipeline.Result, bool) {
+	kinds := map[string]byte{"float": 'f', "int": 'i', "uint": 'u'}
+	want := map[int]byte{}
+	for _, d := range ds {
+		want[d.Index] = d.Kind
+	}
+	for _, ia := range ias {
+		k, ok := want[ia.Index]
+		switch {
+		case !ok:
+			return pipeline.Fail(CodeEmulatorInterface, fmt.Sprintf("input attachment %d", ia.Index),
+				fmt.Sprintf("the SPIR-V reads colour attachment %d (%s), which the AIR function does not read", ia.Index, ia.Name)), false
+		case kinds[ia.SampledType] != k:
+			return pipeline.Fail(CodeEmulatorInterface, fmt.Sprintf("input attachment %d", ia.Index),
+				fmt.Sprintf("the SPIR-V reads colour attachment %d as %s values; the AIR function reads %q values", ia.Index, ia.SampledType, k)), false
+		}
+		delete(want, ia.Index)
+	}
+	for n := range want {
+		return pipeline.Fail(CodeEmulatorInterface, fmt.Sprintf("input attachment %d", n),
+			fmt.Sprintf("the AIR function reads colour attachment %d; the SPIR-V reads no input attachment %d", n, n)), false
+	}
+	return pipeline.Result{}, true
 }

@@ -33,6 +33,7 @@ func TestFragmentTargetsInputs(t *testing.T) {
 // attachments as input attachments: each pixel must see its targets' clear values (out0 =
 // 2·clear0 + (0, 0, 0, clear2.x), out1 = clear1 + 5), and target 2, read but not written,
 // keeps its clear value. Clears that differ per target show a shader reading the wrong one.
+// A depth attachment beside them works too.
 // Misuse (a target read but not marked Input, Input on a target not read, a wrong kind) is
 // an argument error.
 func TestDrawInputAttachments(t *testing.T) {
@@ -68,6 +69,22 @@ func TestDrawInputAttachments(t *testing.T) {
 			if got := word(out[2], 4*p+c); got != clear2[c] {
 				t.Errorf("target 2 pixel %d component %d: got %#x want its clear %#x", p, c, got, clear2[c])
 			}
+		}
+	}
+	// With a depth attachment too (the render pass then has one more attachment): the same
+	// colours, and the rasterised depth 0.5 in every pixel (the shader writes none).
+	dx := x
+	dx.Depth = make([]byte, 4*4*4)
+	out, err = d.Draw(context.Background(), frag, "main", dx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for p := range 16 {
+		if got := word(dx.Depth, p); got != f32bits(0.5) {
+			t.Errorf("depth pixel %d: %#x want 0.5", p, got)
+		}
+		if got := word(out[1], 4*p); got != want1[0] {
+			t.Errorf("with depth: target 1 pixel %d: got %#x want %#x", p, got, want1[0])
 		}
 	}
 	for _, c := range []struct {

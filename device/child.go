@@ -3,16 +3,19 @@ package device
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math"
 	"os"
-	"os/exec"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/airpipe/airpipe/internal/proc"
 )
 
 // A driver that crashes on bad SPIR-V takes its process with it (RADV in Mesa 22.3 dereferences
@@ -90,14 +93,14 @@ func (ce *childErr) decode() error {
 	return errors.New(ce.Message)
 }
 
-// ServeCompileChild is the child side of ChildCompiler: it reads requests from r and writes
-// replies to w, one JSON object a line, until r ends. A program offers it as a hidden
+// ServeCompileChild is the child side of ChildCompiler: it reads requests from r, one JSON
+// object a line, and writes each reply to w as one line, proc.ReplyPrefix + JSON, until r
+// ends. A program offers it as a hidden
 // subcommand (airpipe __compile-child) whose main calls ServeCompileChild(os.Stdin, os.Stdout).
 func ServeCompileChild(r io.Reader, w io.Writer) error {
 	echoMessages(os.Stderr)
 	dec := json.NewDecoder(bufio.NewReader(r))
 	bw := bufio.NewWriter(w)
-	enc := json.NewEncoder(bw)
 	var c *Compiler
 	for {
 		var req childRequest
@@ -132,9 +135,15 @@ func ServeCompileChild(r io.Reader, w io.Writer) error {
 			st, err := c.CompileCompute(req.SPIRV, req.Entry, req.LocalSize)
 			rep.Stats, rep.Err = st, encodeErr(err)
 		}
-		if err := enc.Encode(&rep); err != nil {
+		line, err := json.Marshal(&rep)
+		if err != nil {
 			return err
 		}
+		// One line, marked as the reply: whatever else reaches stdout (a
+		// driver's chatter) is kept as log, never read as a reply.
+		_, _ = bw.WriteString(proc.ReplyPrefix)
+		_, _ = bw.Write(line)
+		_ = bw.WriteByte('\n')
 		if err := bw.Flush(); err != nil {
 			return err
 		}
@@ -165,22 +174,22 @@ func (e *CrashError) Error() string {
 }
 
 // ChildCompiler compiles in a child process so that a driver crash or hang fails only the
-// module being compiled. It is safe for concurrent use, but compiles one module at a time; use
-// one per worker for parallelism.
+// module being compiled. The child is a contained, long-lived internal/proc Server: its own
+// process group (a hang kills the whole group), one request line in, one reply line
+// (proc.ReplyPrefix + JSON) out, a fresh child after a crash. It is safe for concurrent use,
+// but compiles one module at a time; use one per worker for parallelism.
 type ChildCompiler struct {
 	// Timeout, when positive, bounds each compile; the child is killed when it runs over.
 	Timeout time.Duration
 
-	argv, env []string
-	spec      string
-	target    Target
-	facts     Facts
+	argv   []string
+	spec   string
+	target Target
+	facts  Facts
 
 	mu     sync.Mutex
-	cmd    *exec.Cmd
-	stdin  io.WriteCloser
-	dec    *json.Decoder
-	stderr *tailBuffer
+	srv    *proc.Server
+	opened bool // the running child has opened the target
 }
 
 // OpenChildCompiler starts argv (with env added to this process's environment) as a compile
@@ -190,10 +199,12 @@ func OpenChildCompiler(target string, argv, env []string) (*ChildCompiler, error
 	if len(argv) == 0 {
 		return nil, argErr("OpenChildCompiler", -1, "empty command")
 	}
-	c := &ChildCompiler{argv: argv, env: env, spec: target, target: Target{Name: target}}
+	c := &ChildCompiler{argv: argv, spec: target, target: Target{Name: target},
+		srv: proc.NewServer(proc.Spec{Path: argv[0], Args: argv[1:], Env: env, MaxOutput: 64 << 20})}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if err := c.start(); err != nil {
+		c.srv.Close()
 		return nil, err
 	}
 	return c, nil
@@ -205,32 +216,17 @@ func (c *ChildCompiler) Target() Target { return c.target }
 // Facts describe the child's device.
 func (c *ChildCompiler) Facts() Facts { return c.facts }
 
-// start launches the child and opens the target; c.mu is held.
+// start opens the target in the child (starting one when none runs); c.mu is held.
 func (c *ChildCompiler) start() error {
-	cmd := exec.Command(c.argv[0], c.argv[1:]...)
-	cmd.Env = append(cmd.Environ(), c.env...)
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		return err
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return err
-	}
-	c.stderr = &tailBuffer{max: 8192}
-	cmd.Stderr = c.stderr
-	if err := cmd.Start(); err != nil {
-		return fmt.Errorf("%w: starting compile child %q: %w", ErrUnavailable, c.argv[0], err)
-	}
-	c.cmd, c.stdin, c.dec = cmd, stdin, json.NewDecoder(bufio.NewReader(stdout))
 	rep, err := c.roundTrip(childRequest{Open: c.spec})
 	if err != nil {
 		return err
 	}
 	if rep.Err != nil {
-		c.stop()
+		c.srv.Close()
 		return rep.Err.decode()
 	}
+	c.opened = true
 	c.target = Target{Name: rep.Target}
 	if rep.Facts != nil {
 		c.facts = *rep.Facts
@@ -244,65 +240,46 @@ func (c *ChildCompiler) start() error {
 // openTimeout bounds starting a child and opening its target.
 const openTimeout = time.Minute
 
-// roundTrip sends req and reads the reply, killing the child when it dies or runs over
-// Timeout; c.mu is held.
+// roundTrip sends req and reads the reply; a child that dies or runs over Timeout is killed
+// (its process group) and is a *CrashError; c.mu is held.
 func (c *ChildCompiler) roundTrip(req childRequest) (*childReply, error) {
-	type result struct {
-		rep childReply
-		err error
+	line, err := json.Marshal(&req)
+	if err != nil {
+		return nil, err
 	}
-	if req.Open == "" {
-		c.stderr.reset()
-	}
-	done := make(chan result, 1)
-	go func() {
-		var r result
-		if r.err = json.NewEncoder(c.stdin).Encode(&req); r.err == nil {
-			r.err = c.dec.Decode(&r.rep)
-		}
-		done <- r
-	}()
-	var timeout <-chan time.Time
 	limit := c.Timeout
 	if req.Open != "" {
 		limit = max(limit, openTimeout)
 	}
-	if limit > 0 {
-		t := time.NewTimer(limit)
-		defer t.Stop()
-		timeout = t.C
+	reply, answered, out, err := c.srv.Call(context.Background(), line, limit)
+	if err != nil {
+		return nil, fmt.Errorf("%w: starting compile child %q: %w", ErrUnavailable, c.argv[0], err)
 	}
-	select {
-	case r := <-done:
-		if r.err == nil {
-			return &r.rep, nil
-		}
-		status := c.stop()
-		if sig := c.stderr.signal(); sig != "" {
-			status += " (" + sig + ")"
-		}
-		return nil, &CrashError{Target: c.target.Name, Status: status, Messages: c.stderr.messages(), Stderr: c.stderr.String()}
-	case <-timeout:
-		c.cmd.Process.Kill()
-		<-done
-		status := c.stop()
-		return nil, &CrashError{Target: c.target.Name, Timeout: true, Status: status, Messages: c.stderr.messages(), Stderr: c.stderr.String()}
+	if !answered {
+		c.opened = false
+		return nil, crashOf(c.target.Name, out)
 	}
+	var rep childReply
+	if err := json.Unmarshal(reply, &rep); err != nil {
+		c.srv.Close()
+		c.opened = false
+		return nil, &CrashError{Target: c.target.Name, Status: "unreadable reply: " + err.Error()}
+	}
+	return &rep, nil
 }
 
-// stop ends the child and returns how it ended; c.mu is held.
-func (c *ChildCompiler) stop() string {
-	if c.cmd == nil {
-		return "not running"
+// crashOf describes a child that ended without answering.
+func crashOf(target string, out proc.Outcome) *CrashError {
+	stderr := &tailBuffer{max: 8192}
+	_, _ = stderr.Write(out.Stderr)
+	status := "exit status " + strconv.Itoa(out.ExitCode)
+	if out.Signal != "" {
+		status = "signal: " + out.Signal
 	}
-	c.stdin.Close()
-	err := c.cmd.Wait()
-	status := "exit status 0"
-	if err != nil {
-		status = err.Error()
+	if sig := stderr.signal(); sig != "" && !out.TimedOut {
+		status += " (" + sig + ")"
 	}
-	c.cmd, c.stdin, c.dec = nil, nil, nil
-	return status
+	return &CrashError{Target: target, Timeout: out.TimedOut, Status: status, Messages: stderr.messages(), Stderr: stderr.String()}
 }
 
 // CompileCompute is Compiler.CompileCompute run in the child. A crash or timeout is a
@@ -319,7 +296,7 @@ func (c *ChildCompiler) CompileGraphics(vert, frag []byte, vertEntry, fragEntry 
 func (c *ChildCompiler) compile(req childRequest) (Stats, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.cmd == nil {
+	if !c.opened {
 		if err := c.start(); err != nil {
 			return nil, err
 		}
@@ -341,7 +318,8 @@ func (c *ChildCompiler) compile(req childRequest) (Stats, error) {
 func (c *ChildCompiler) Close() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.stop()
+	c.srv.Close()
+	c.opened = false
 	return nil
 }
 
@@ -360,13 +338,6 @@ func (t *tailBuffer) Write(p []byte) (int, error) {
 		t.b = append(t.b, p[:min(room, len(p))]...)
 	}
 	return len(p), nil
-}
-
-// reset forgets what was written so far.
-func (t *tailBuffer) reset() {
-	t.mu.Lock()
-	t.b = t.b[:0]
-	t.mu.Unlock()
 }
 
 // messages are the driver messages the child echoed.

@@ -22,7 +22,7 @@ var layerRules = []struct {
 	{"analytics", []string{"analytics"}, []string{"github.com/parquet-go/", "gonum.org/v1/plot"}},
 	{"compiler", []string{"compiler", "internal/proc", "internal/codes"}, nil},
 	{"corpus", []string{"corpus", "internal"}, nil},
-	{"device", []string{"device"}, []string{"github.com/ebitengine/purego"}},
+	{"device", []string{"device", "internal/proc"}, []string{"github.com/ebitengine/purego"}},
 	{"stages/opcheck", []string{"stages", "corpus", "compiler", "device", "internal"}, []string{"github.com/parquet-go/"}},
 	{"stages", []string{"stages", "corpus", "compiler", "device", "pipeline", "analytics", "internal"}, nil},
 	{"cmd", []string{"stages", "corpus", "compiler", "device", "pipeline", "analytics", "internal"}, []string{"github.com/spf13/pflag", "github.com/cheggaaa/pb", "github.com/mattn/go-isatty"}},

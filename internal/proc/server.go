@@ -39,9 +39,38 @@ type serverChild struct {
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
 	lines  chan []byte // reply payloads, closed when stdout ends
-	stderr *capped
-	log    *capped
+	stderr *callLog
+	log    *callLog
 	done   chan struct{} // closed once the child has been waited for
+}
+
+// callLog is a capped writer that each Call empties when it begins, so an
+// Outcome's Stderr (and the log of stdout lines that were no reply) is what
+// the child wrote during that call: a crash's words, not an earlier
+// request's.
+type callLog struct {
+	mu sync.Mutex
+	c  capped
+}
+
+func (l *callLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.c.Write(p)
+}
+
+func (l *callLog) reset() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.c.buf.Reset()
+	l.c.over = false
+}
+
+// read returns a copy of what the log holds and whether it was capped.
+func (l *callLog) read() ([]byte, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return bytes.Clone(l.c.buf.Bytes()), l.c.over
 }
 
 // NewServer returns a Server for the child s describes (s.Stdin and
@@ -64,6 +93,10 @@ func (s *Server) Call(ctx context.Context, request []byte, timeout time.Duration
 		if s.live, err = s.startChild(); err != nil {
 			return nil, false, Outcome{}, err
 		}
+	} else {
+		// What a running child wrote before this call is no part of it.
+		s.live.stderr.reset()
+		s.live.log.reset()
 	}
 	c := s.live
 	if timeout > 0 {
@@ -115,7 +148,9 @@ func (s *Server) reap(c *serverChild) Outcome {
 	if s.live == c {
 		s.live = nil
 	}
-	out := Outcome{Stderr: c.stderr.buf.Bytes(), Stdout: c.log.buf.Bytes(), Truncated: c.stderr.over || c.log.over}
+	stderr, overErr := c.stderr.read()
+	log, overLog := c.log.read()
+	out := Outcome{Stderr: stderr, Stdout: log, Truncated: overErr || overLog}
 	out.ExitCode = c.cmd.ProcessState.ExitCode()
 	if ws, ok := c.cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
 		out.Signal = ws.Signal().String()
@@ -143,7 +178,7 @@ func (s *Server) startChild() (*serverChild, error) {
 	if limit <= 0 {
 		limit = DefaultMaxOutput
 	}
-	c := &serverChild{cmd: cmd, lines: make(chan []byte), stderr: &capped{max: 64 << 10}, log: &capped{max: 64 << 10}, done: make(chan struct{})}
+	c := &serverChild{cmd: cmd, lines: make(chan []byte), stderr: &callLog{c: capped{max: 64 << 10}}, log: &callLog{c: capped{max: 64 << 10}}, done: make(chan struct{})}
 	cmd.Stderr = c.stderr
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if c.stdin, err = cmd.StdinPipe(); err != nil {

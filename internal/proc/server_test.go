@@ -18,9 +18,25 @@ const serverScript = `while read -r l; do
   die) kill -SEGV $$ ;;
   hang) sleep 30 ;;
   exit) echo "giving up" >&2; exit 3 ;;
+  warn) echo "an earlier request's warning" >&2; echo "AIRPIPE-REPLY warned" ;;
   *) echo "driver chatter"; echo "AIRPIPE-REPLY echo:$l" ;;
   esac
 done`
+
+// TestServerStderrPerCall: a failed call's Outcome holds what the child
+// wrote during that call, not what it wrote while answering earlier ones.
+func TestServerStderrPerCall(t *testing.T) {
+	s := NewServer(Spec{Path: "/bin/sh", Args: []string{"-c", serverScript}})
+	defer s.Close()
+	if r, ok, _, err := s.Call(context.Background(), []byte("warn"), 0); err != nil || !ok || string(r) != "warned" {
+		t.Fatalf("warn: %q %v %v", r, ok, err)
+	}
+	time.Sleep(50 * time.Millisecond) // let the warning reach the buffer
+	_, ok, out, err := s.Call(context.Background(), []byte("exit"), 0)
+	if err != nil || ok || out.ExitCode != 3 || strings.TrimSpace(string(out.Stderr)) != "giving up" {
+		t.Fatalf("exit: answered %v, exit %d, stderr %q, %v", ok, out.ExitCode, out.Stderr, err)
+	}
+}
 
 func TestServer(t *testing.T) {
 	s := NewServer(Spec{Path: "/bin/sh", Args: []string{"-c", serverScript}})

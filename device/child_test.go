@@ -1,0 +1,73 @@
+package device
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// hangScript answers the open like a compile child, then hangs on the
+// compile in a grandchild (a driver thread stuck in the kernel, say).
+const hangScript = `read -r l
+echo 'AIRPIPE-REPLY {"target":"fake"}'
+echo 'some chatter on stdout'
+read -r l
+sleep 30 &
+echo "grandchild $!" >&2
+wait`
+
+// TestChildHangKillsGroup: a compile that runs past Timeout is a
+// *CrashError with Timeout set, and the whole process group goes, the
+// grandchild too (internal/proc's Server).
+func TestChildHangKillsGroup(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh")
+	}
+	c, err := OpenChildCompiler("lavapipe", []string{"sh", "-c", hangScript}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if c.Target().Name != "fake" {
+		t.Errorf("target %q, want the child's answer", c.Target().Name)
+	}
+	c.Timeout = 300 * time.Millisecond
+	began := time.Now()
+	_, err = c.CompileCompute([]byte{1}, "main", [3]uint32{})
+	var ce *CrashError
+	if !errors.As(err, &ce) || !ce.Timeout || ce.Status != "signal: killed" {
+		t.Fatalf("err %#v, want a timed-out *CrashError", err)
+	}
+	if d := time.Since(began); d > 10*time.Second {
+		t.Errorf("the hang took %v to end", d)
+	}
+	pid := 0
+	for _, l := range strings.Split(ce.Stderr, "\n") {
+		if p, ok := strings.CutPrefix(l, "grandchild "); ok {
+			pid, _ = strconv.Atoi(p)
+		}
+	}
+	if pid == 0 {
+		t.Fatalf("the grandchild's pid is not in stderr %q", ce.Stderr)
+	}
+	gone := false
+	for i := 0; i < 50 && !gone; i++ {
+		// Gone, or a zombie no one has reaped yet (killed all the same).
+		stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+		gone = syscall.Kill(pid, 0) == syscall.ESRCH || (err == nil && strings.Contains(string(stat), ") Z "))
+		time.Sleep(20 * time.Millisecond)
+	}
+	if !gone {
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+		t.Errorf("grandchild %d outlived its process group's kill", pid)
+	}
+	// The next compile starts a fresh child, which opens the target again.
+	if _, err := c.CompileCompute([]byte{1}, "main", [3]uint32{}); !errors.As(err, &ce) || !ce.Timeout {
+		t.Errorf("second compile: %v, want a fresh child that hangs again", err)
+	}
+}

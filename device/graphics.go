@@ -86,6 +86,15 @@ func (c *Compiler) CompileGraphics(vert, frag []byte, vertEntry, fragEntry strin
 	g := graphicsDesc{vert: vm.words, vertEntry: ve.Name, attrs: attrs, bindings: bindings, push: push, formats: colorFormats}
 	if fm != nil {
 		g.frag, g.fragEntry = fm.words, fe.Name
+		// Input attachments: the pipeline is built for a render pass (inputattach.go).
+		rp, formats, err := c.dev.compilePass(fm, colorFormats)
+		if err != nil {
+			return nil, fmt.Errorf("device: fragment %q: %w", fragEntry, err)
+		}
+		if rp != nil {
+			defer rp.destroy(c.dev)
+			g.renderPass, g.formats = rp.pass, formats
+		}
 	}
 	return c.buildStats(func() (*computePipeline, error) { return c.dev.newGraphicsPipeline(g, c.dev.execStats) })
 }

@@ -145,12 +145,38 @@ type renderPass struct {
 // as input attachments, and its framebuffer of w×h. On failure it returns what it made so
 // far (for destroy).
 func (ld *logical) newRenderPass(targets []DrawTarget, imgs []*drawImage, depth *drawImage, w, h uint32) (*renderPass, error) {
-	if ld.rp.CreateRenderPass == 0 || ld.rp.CreateFramebuffer == 0 || ld.rp.CmdBeginRenderPass == 0 {
-		return nil, fmt.Errorf("%w: %s: no render pass functions", ErrUnavailable, ld.phys.facts.Name)
+	rp, views, err := ld.newPass(targets, imgs, depth)
+	if err != nil {
+		return rp, err
 	}
 	a := vk.GetArena()
 	defer vk.PutArena(a)
+	va := vk.NewArray[uint64](a, max(len(views), 1))
+	copy(va, views)
+	fi := vk.New[vk.FramebufferCreateInfo](a)
+	fi.SType = vk.StructureTypeFramebufferCreateInfo
+	fi.RenderPass = rp.pass
+	fi.AttachmentCount = uint32(len(views))
+	fi.PAttachments = vk.SliceAddr(va)
+	fi.Width, fi.Height, fi.Layers = w, h, 1
+	out := vk.New[uint64](a)
+	if err := check("vkCreateFramebuffer", vk.CallResult(ld.rp.CreateFramebuffer, ld.handle, vk.Addr(fi), 0, vk.Addr(out))); err != nil {
+		return rp, err
+	}
+	rp.framebuffer = *out
+	return rp, nil
+}
+
+// newPass makes the render pass newRenderPass describes and returns the views its
+// framebuffer takes, in attachment order. imgs and depth nil make the pass alone (a pipeline
+// is built for it, nothing drawn): every target of a format then has an attachment.
+func (ld *logical) newPass(targets []DrawTarget, imgs []*drawImage, depth *drawImage) (*renderPass, []uint64, error) {
 	rp := &renderPass{}
+	if ld.rp.CreateRenderPass == 0 || ld.rp.DestroyRenderPass == 0 || ld.rp.CreateFramebuffer == 0 || ld.rp.CmdBeginRenderPass == 0 {
+		return rp, nil, fmt.Errorf("%w: %s: no render pass functions", ErrUnavailable, ld.phys.facts.Name)
+	}
+	a := vk.GetArena()
+	defer vk.PutArena(a)
 	var descs []vk.AttachmentDescription
 	var views []uint64
 	colour := vk.NewArray[vk.AttachmentReference](a, max(len(targets), 1))
@@ -159,7 +185,7 @@ func (ld *logical) newRenderPass(targets []DrawTarget, imgs []*drawImage, depth 
 	for i, t := range targets {
 		colour[i] = vk.AttachmentReference{Attachment: vk.AttachmentUnused, Layout: vk.ImageLayoutGeneral}
 		input[i] = colour[i]
-		if t.Format == FormatUndefined || imgs[i] == nil {
+		if t.Format == FormatUndefined || imgs != nil && imgs[i] == nil {
 			continue
 		}
 		colour[i].Attachment = uint32(len(descs))
@@ -170,7 +196,9 @@ func (ld *logical) newRenderPass(targets []DrawTarget, imgs []*drawImage, depth 
 		descs = append(descs, vk.AttachmentDescription{Format: uint32(t.Format), Samples: vk.SampleCount1, LoadOp: vk.AttachmentLoadOpClear,
 			StoreOp: vk.AttachmentStoreOpStore, StencilLoadOp: vk.AttachmentLoadOpDontCare, StencilStoreOp: vk.AttachmentStoreOpDontCare,
 			InitialLayout: vk.ImageLayoutGeneral, FinalLayout: vk.ImageLayoutGeneral})
-		views = append(views, imgs[i].view)
+		if imgs != nil {
+			views = append(views, imgs[i].view)
+		}
 		rp.clears = append(rp.clears, t.Clear)
 	}
 	sub := vk.New[vk.SubpassDescription](a)
@@ -204,22 +232,48 @@ func (ld *logical) newRenderPass(targets []DrawTarget, imgs []*drawImage, depth 
 	ci.PDependencies = vk.Addr(dep)
 	out := vk.New[uint64](a)
 	if err := check("vkCreateRenderPass", vk.CallResult(ld.rp.CreateRenderPass, ld.handle, vk.Addr(ci), 0, vk.Addr(out))); err != nil {
-		return rp, err
+		return rp, nil, err
 	}
 	rp.pass = *out
-	va := vk.NewArray[uint64](a, max(len(views), 1))
-	copy(va, views)
-	fi := vk.New[vk.FramebufferCreateInfo](a)
-	fi.SType = vk.StructureTypeFramebufferCreateInfo
-	fi.RenderPass = rp.pass
-	fi.AttachmentCount = uint32(len(views))
-	fi.PAttachments = vk.SliceAddr(va)
-	fi.Width, fi.Height, fi.Layers = w, h, 1
-	if err := check("vkCreateFramebuffer", vk.CallResult(ld.rp.CreateFramebuffer, ld.handle, vk.Addr(fi), 0, vk.Addr(out))); err != nil {
-		return rp, err
+	return rp, views, nil
+}
+
+// compilePass is the render pass CompileGraphics builds a pipeline for when the fragment
+// shader m reads input attachments (Vulkan builds such a pipeline only for a render pass):
+// colour attachments of formats, each location m reads marked Input (one without a format
+// gets its input's kind's), and the formats by location the pipeline must then have. It
+// returns a nil pass when m reads none; the caller destroys it.
+func (ld *logical) compilePass(m *spirvModule, formats []Format) (*renderPass, []Format, error) {
+	ias, err := m.inputAttachments()
+	if err != nil || len(ias) == 0 {
+		return nil, formats, err
 	}
-	rp.framebuffer = *out
-	return rp, nil
+	targets := make([]DrawTarget, len(formats))
+	for i, f := range formats {
+		targets[i].Format = f
+	}
+	for _, ia := range ias {
+		if ia.index >= 8 {
+			return nil, nil, fmt.Errorf("input attachment %d: beyond 8 colour attachments", ia.index)
+		}
+		for len(targets) <= int(ia.index) {
+			targets = append(targets, DrawTarget{})
+		}
+		if targets[ia.index].Format == FormatUndefined {
+			targets[ia.index].Format = kindFormats[ia.kind]
+		}
+		targets[ia.index].Input = true
+	}
+	rp, _, err := ld.newPass(targets, nil, nil)
+	if err != nil {
+		rp.destroy(ld)
+		return nil, nil, err
+	}
+	out := make([]Format, len(targets))
+	for i, t := range targets {
+		out[i] = t.Format
+	}
+	return rp, out, nil
 }
 
 // destroy frees what newRenderPass made.

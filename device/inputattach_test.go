@@ -106,3 +106,35 @@ func TestDrawInputAttachments(t *testing.T) {
 		t.Fatalf("misuse lost the device: %v", err)
 	}
 }
+
+// TestCompileGraphicsInputAttachments: a fragment shader reading input attachments is built
+// for a render pass (Vulkan builds such a pipeline for no dynamic rendering), on RADV's null
+// device and lavapipe; the location it reads but does not write gets an attachment too.
+func TestCompileGraphicsInputAttachments(t *testing.T) {
+	frag := assemble(t, "blendfrag")
+	for _, target := range []string{"radv-navi21", "lavapipe"} {
+		t.Run(target, func(t *testing.T) {
+			c := openCompiler(t, target)
+			st, err := c.CompileGraphics(nil, frag, "", "main", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if target == "radv-navi21" && len(st) == 0 {
+				t.Error("no statistics")
+			}
+			m, err := parseSPIRV(frag)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rp, formats, err := c.dev.compilePass(m, []Format{FormatR16G16B16A16Sfloat, FormatR32Uint})
+			if err != nil || rp == nil || rp.pass == 0 {
+				t.Fatalf("compilePass: %v %+v", err, rp)
+			}
+			defer rp.destroy(c.dev)
+			want := []Format{FormatR16G16B16A16Sfloat, FormatR32Uint, FormatR32G32B32A32Sfloat}
+			if len(formats) != len(want) || formats[0] != want[0] || formats[1] != want[1] || formats[2] != want[2] {
+				t.Errorf("pipeline formats %v, want %v (the read-only location 2 as its input's kind)", formats, want)
+			}
+		})
+	}
+}

@@ -16,7 +16,7 @@ import (
 )
 
 // translateVersion changes whenever the translate stage's verdicts change.
-const translateVersion = "4"
+const translateVersion = "5"
 
 // Translate codes beyond the translator's own.
 const (
@@ -123,6 +123,12 @@ func entryOf(m *Module) (*air.Module, air.EntryPoint, pipeline.Result, bool) {
 		}
 		m.Wrapped = w
 		return w.Module, w.EntryPoint, pipeline.Result{}, true
+	}
+	if detail, ok := libwrap.DataOnly(m.IR); ok {
+		// Nothing to translate: neither a failure nor a pass.
+		r := pipeline.UnjudgedBecause("the module holds data only (no function with a body, no entry point): nothing to translate")
+		r.Code, r.Detail = libwrap.CodeDataOnly, detail
+		return nil, air.EntryPoint{}, r, false
 	}
 	ep, res, ok := entryPointOf(m)
 	return m.IR, ep, res, ok

@@ -256,6 +256,15 @@ const (
 	//
 	// Example detail: main0
 	TranslateNoEntryPoint Code = "translate/no-entry-point"
+
+	// TranslateDataOnly (unjudged) is a row whose module holds data only:
+	// globals (and declarations), no function with a body and no entry
+	// point (GPUCompiler's tracepoint runtime libraries): there is nothing
+	// to translate, which is neither a translate failure nor a pass. The
+	// detail is "globals only", or "empty module" when it has no globals.
+	//
+	// Example detail: globals only
+	TranslateDataOnly Code = "translate/data-only"
 )
 
 // Compile codes: the SPIR-V compiled by real drivers (device.Compile in a

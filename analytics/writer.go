@@ -85,15 +85,6 @@ func NewWriterParts(outDir string, meta RunMeta, partRows int) (*Writer, error) 
 // Dir returns the run directory the writer writes into.
 func (w *Writer) Dir() string { return w.dir }
 
-// Rows returns how many rows have been written so far.
-func (w *Writer) Rows() int64 {
-	n := w.meta.Rows
-	if w.part != nil {
-		n += w.part.rows
-	}
-	return n
-}
-
 // Write appends one row. The writer sets the row's run_id, run_started and
 // schema_version from the run's metadata. Its data entries must be
 // "key=value" with distinct keys (the file stores them as a map).

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -42,7 +41,6 @@ type childRequest struct {
 // childReply is one line the child writes back.
 type childReply struct {
 	Target string    `json:"target,omitempty"`
-	Facts  *Facts    `json:"facts,omitempty"`
 	Stats  Stats     `json:"stats,omitempty"`
 	Err    *childErr `json:"err,omitempty"`
 }
@@ -120,11 +118,7 @@ func ServeCompileChild(r io.Reader, w io.Writer) error {
 			if err != nil {
 				rep.Err = encodeErr(err)
 			} else {
-				f := c.Facts()
-				if math.IsInf(f.Limits.TimestampPeriod, 0) || math.IsNaN(f.Limits.TimestampPeriod) {
-					f.Limits.TimestampPeriod = -1 // JSON has no infinity; start() turns -1 back
-				}
-				rep.Target, rep.Facts = c.Target().Name, &f
+				rep.Target = c.Target().Name
 			}
 		case c == nil:
 			rep.Err = &childErr{Kind: "other", Message: "compile child: compile before open"}
@@ -185,7 +179,6 @@ type ChildCompiler struct {
 	argv   []string
 	spec   string
 	target Target
-	facts  Facts
 
 	mu     sync.Mutex
 	srv    *proc.Server
@@ -213,9 +206,6 @@ func OpenChildCompiler(target string, argv, env []string) (*ChildCompiler, error
 // Target is what the child compiles for.
 func (c *ChildCompiler) Target() Target { return c.target }
 
-// Facts describe the child's device.
-func (c *ChildCompiler) Facts() Facts { return c.facts }
-
 // start opens the target in the child (starting one when none runs); c.mu is held.
 func (c *ChildCompiler) start() error {
 	rep, err := c.roundTrip(childRequest{Open: c.spec})
@@ -228,12 +218,6 @@ func (c *ChildCompiler) start() error {
 	}
 	c.opened = true
 	c.target = Target{Name: rep.Target}
-	if rep.Facts != nil {
-		c.facts = *rep.Facts
-		if c.facts.Limits.TimestampPeriod < 0 {
-			c.facts.Limits.TimestampPeriod = math.Inf(1)
-		}
-	}
 	return nil
 }
 

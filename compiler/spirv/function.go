@@ -66,17 +66,6 @@ func (f *Function) ExtInst(typ ID, inst GLSLOp, operands ...ID) ID {
 	return f.OpWords(OpExtInst, typ, w...)
 }
 
-// Insert places an instruction with a fresh result id at position pos of the
-// body (as returned by Len) and returns its id; later positions shift by one.
-func (f *Function) Insert(pos int, op Op, typ ID, operands ...uint32) ID {
-	id := f.m.ID()
-	w := append([]uint32{uint32(typ), uint32(id)}, operands...)
-	f.body = append(f.body, Instruction{})
-	copy(f.body[pos+1:], f.body[pos:])
-	f.body[pos] = Instruction{op, w}
-	return id
-}
-
 // Len is the number of body instructions emitted so far.
 func (f *Function) Len() int { return len(f.body) }
 

@@ -57,9 +57,6 @@ func (m *Module) ID() ID {
 	return id
 }
 
-// Bound is one more than the largest id allocated so far.
-func (m *Module) Bound() uint32 { return m.bound }
-
 // Capability declares a capability once.
 func (m *Module) Capability(c Capability) {
 	if !m.capSet[c] {
@@ -106,11 +103,6 @@ func (m *Module) ExecutionMode(fn ID, mode ExecutionMode, literals ...uint32) {
 // Name attaches a debug name to id.
 func (m *Module) Name(id ID, name string) {
 	m.debug = append(m.debug, Instruction{OpName, append([]uint32{uint32(id)}, StringWords(name)...)})
-}
-
-// MemberName attaches a debug name to a structure member.
-func (m *Module) MemberName(id ID, member uint32, name string) {
-	m.debug = append(m.debug, Instruction{OpMemberName, append([]uint32{uint32(id), member}, StringWords(name)...)})
 }
 
 // Decorate decorates id.

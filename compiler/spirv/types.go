@@ -87,12 +87,6 @@ func (m *Module) TypePointer(sc StorageClass, elem ID) ID {
 	return m.global(OpTypePointer, 0, []uint32{uint32(sc), uint32(elem)}, "", nil)
 }
 
-// TypeForwardPointer declares ptrType, a pointer type to be defined later
-// with TypePointerAt, for recursive PhysicalStorageBuffer structures.
-func (m *Module) TypeForwardPointer(ptrType ID, sc StorageClass) {
-	m.globals = append(m.globals, Instruction{OpTypeForwardPointer, []uint32{uint32(ptrType), uint32(sc)}})
-}
-
 // TypeFunction returns a function type.
 func (m *Module) TypeFunction(ret ID, params ...ID) ID {
 	return m.global(OpTypeFunction, 0, append([]uint32{uint32(ret)}, idWords(params)...), "", nil)
@@ -149,11 +143,6 @@ func idWords(ids []ID) []uint32 {
 		w[i] = uint32(id)
 	}
 	return w
-}
-
-// TypePointerAt defines the pointer type ptrType that TypeForwardPointer declared.
-func (m *Module) TypePointerAt(ptrType ID, sc StorageClass, elem ID) {
-	m.globals = append(m.globals, Instruction{OpTypePointer, []uint32{uint32(ptrType), uint32(sc), uint32(elem)}})
 }
 
 // SpecConstant declares a scalar specialization constant with a default value

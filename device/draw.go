@@ -226,15 +226,18 @@ func (d *Device) newAttachment(format uint32, texel int, usage uint32, rng vk.Im
 	return im, nil
 }
 
-// newImage makes the optimally tiled, single-sampled, one-level image that ci describes (its
-// type, flags, format, extent, layers and usage; newImage fills in the rest), binds it to
+// newImage makes the optimally tiled, one-level image that ci describes (its type, flags,
+// format, extent, layers, usage and samples, single-sampled when 0; newImage fills in the rest), binds it to
 // memory of the device (device-local where there is such) and makes a view of viewType over
 // rng. On failure it returns the handles it made so far (for destroyImageObjects).
 func (ld *logical) newImage(ci *vk.ImageCreateInfo, viewType uint32, rng vk.ImageSubresourceRange) (image, memory, view uint64, err error) {
 	a := vk.GetArena()
 	defer vk.PutArena(a)
 	ci.SType = vk.StructureTypeImageCreateInfo
-	ci.MipLevels, ci.Samples = 1, vk.SampleCount1
+	ci.MipLevels = 1
+	if ci.Samples == 0 {
+		ci.Samples = vk.SampleCount1 // a multisample texture sets its own (msimage.go)
+	}
 	ci.Tiling = vk.ImageTilingOptimal
 	out := vk.New[uint64](a)
 	if err := check("vkCreateImage", vk.CallResult(ld.draw.CreateImage, ld.handle, vk.Addr(ci), 0, vk.Addr(out))); err != nil {

@@ -197,8 +197,8 @@ func (d *Device) checkBindings(fn string, declared []spirvBinding, given []Bindi
 // type its Sampled Type's (Vulkan leaves the results undefined otherwise).
 func matchImage(img spirvImage, spec TextureSpec) error {
 	sh := texShapes[spec.Dim]
-	if img.MS {
-		return fmt.Errorf("the image is multisampled, which textures are not")
+	if err := matchSamples(img, spec); err != nil { // msimage.go
+		return err
 	}
 	if img.Dim != sh.spvDim || img.Arrayed != sh.arrayed {
 		return fmt.Errorf("the image has Dim %d Arrayed %v, the texture is %s", img.Dim, img.Arrayed, sh.name)

@@ -86,6 +86,10 @@ type TextureSpec struct {
 	// Binding.Texture to a STORAGE_IMAGE descriptor and read it back with Read. Shaders change
 	// it, so one storage texture serves one call at a time.
 	Storage bool
+	// Samples is the sample count of a multisample texture (msimage.go): 2, 4, ... for a 2D or
+	// 2DArray sampled texture read per sample (OpTypeImage MS = 1), every sample holding Texel;
+	// 0 or 1 is single-sample.
+	Samples uint32
 }
 
 // format is the VkFormat and image aspect of a texture kind.
@@ -149,6 +153,9 @@ func (d *Device) NewTexture(spec TextureSpec) (*Texture, error) {
 	case spec.Storage && (spec.Kind == 'd' || !storageDim(spec.Dim)):
 		return nil, argErr("NewTexture", -1, "a storage texture of kind %q and dim %v: storage textures are 'f', 'i' or 'u' and 1D, 1DArray, 2D, 2DArray or 3D", spec.Kind, spec.Dim)
 	}
+	if err := spec.checkSamples(); err != nil {
+		return nil, err
+	}
 	if err := d.Err(); err != nil {
 		return nil, err
 	}
@@ -161,6 +168,9 @@ func (d *Device) NewTexture(spec TextureSpec) (*Texture, error) {
 		features = vk.FormatFeatureStorageImage | vk.FormatFeatureTransferSrc | vk.FormatFeatureTransferDst
 	}
 	if err := ld.checkTextureFormat(format, sh, usage, features); err != nil {
+		return nil, err
+	}
+	if err := ld.checkSampleCount(format, sh, usage, spec.samples()); err != nil {
 		return nil, err
 	}
 	if spec.Kind == 'd' && !ld.phys.graphics {
@@ -178,6 +188,7 @@ func (d *Device) NewTexture(spec TextureSpec) (*Texture, error) {
 	ci.Extent = sh.extent
 	ci.ArrayLayers = sh.layers
 	ci.Usage = usage
+	ci.Samples = spec.samples()
 	var err error
 	t.image, t.memory, t.view, err = ld.newImage(ci, sh.viewType, t.subresources())
 	vk.PutArena(a)

@@ -106,7 +106,7 @@ func placeholders(dev *device.Device, k *cpuref.Kernel) ([]device.Binding, []*de
 			if !ok {
 				return binds, bufs, texs, fmt.Errorf("absent texture argument %s (texture %d): the device stage cannot make a placeholder of its type", c.Name, c.Index)
 			}
-			tex, err := dev.NewTexture(device.TextureSpec{Dim: dim, Kind: c.Kind, Texel: cpuref.TexelWords(c.Index, c.Kind), Storage: c.Writable})
+			tex, err := dev.NewTexture(device.TextureSpec{Dim: dim, Kind: c.Kind, Texel: cpuref.TexelWords(c.Index, c.Kind), Storage: c.Writable, Samples: uint32(cpuref.DimSamples(c.Dim))})
 			if err != nil {
 				return binds, bufs, texs, err
 			}

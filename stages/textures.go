@@ -23,6 +23,7 @@ const (
 var textureDims = map[string]device.TextureDim{
 	"1d": device.Dim1D, "1d_array": device.Dim1DArray, "2d": device.Dim2D, "2d_array": device.Dim2DArray,
 	"3d": device.Dim3D, "cube": device.DimCube, "cube_array": device.DimCubeArray,
+	"2d_ms": device.Dim2D, "2d_ms_array": device.Dim2DArray, // multisample: Samples cpuref.MSSamples
 }
 
 // texturesUsed is the emulator's data value "textures": which textures and

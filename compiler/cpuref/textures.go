@@ -18,7 +18,7 @@ import (
 const TextureExtent = 4
 
 // TextureDims are the texture dimensions the reference gives, as Texture.Dim spells them.
-var TextureDims = []string{"1d", "1d_array", "2d", "2d_array", "3d", "cube", "cube_array"}
+var TextureDims = []string{"1d", "1d_array", "2d", "2d_array", "3d", "cube", "cube_array", "2d_ms", "2d_ms_array"}
 
 // Texture is one air.texture argument: sample or read access (a uniform texture of constant
 // texels), or write or read_write access (Writable: a 2D texture whose texels are harness
@@ -38,6 +38,8 @@ type Texture struct {
 	Access string
 	// Texel is every texel's value (a writable texture's initial value): TexelWords(Index, Kind).
 	Texel [4]uint32
+	// Samples is a multisample texture's sample count (MSSamples; mstexture.go), 0 for others.
+	Samples int
 }
 
 // TexelWords is the value every texel of the texture with Metal index index (0..127) and kind
@@ -114,9 +116,12 @@ func textureOf(keys []string, ty string, param int) (Texture, error) {
 		}
 	}
 	dim, known := textureTypes[base]
+	if d, ms := msDims[base]; ms && tx.Access == "read" {
+		dim, known, tx.Samples = d, true, MSSamples // mstexture.go
+	}
 	switch {
-	case strings.Contains(base, "_ms"):
-		return tx, notJudgeable(KindTexture, detail, "a multisample texture: the reference and the draw give single-sample textures only")
+	case strings.Contains(base, "_ms") && tx.Samples == 0:
+		return tx, notJudgeable(KindTexture, detail, "a multisample texture other than texture2d_ms and texture2d_ms_array with read access, which the reference and the draw give")
 	case base == "texture_buffer":
 		return tx, notJudgeable(KindTexture, detail, "a texture buffer: the reference gives 1D, 2D, 3D and cube textures only")
 	case !known:
@@ -258,6 +263,9 @@ func textureOp(d declaration) (string, error) {
 			rest, ok, read, depth = r, true, pre.read, pre.depth
 			break
 		}
+	}
+	if def, ms, err := multisampleOp(d, refuse); ms { // mstexture.go
+		return def, err
 	}
 	if r, found := strings.CutPrefix(n, "air.write_texture_"); found {
 		dim, suffix, _ := strings.Cut(r, ".")

@@ -198,7 +198,7 @@ func TestTextureNotJudgeable(t *testing.T) {
 		{"read outside the texture", read, "readtex", KindOutOfBounds, "texture read", []string{"%coord = insertelement <2 x i32> %gid, i32 %x, i32 0", "%x4 = add i32 %x, 4\n  %coord = insertelement <2 x i32> %gid, i32 %x4, i32 0"}},
 		{"read at LOD 1", read, "readtex", KindOutOfBounds, "texture read", []string{"<2 x i32> %coord, i32 0, i32 1)", "<2 x i32> %coord, i32 1, i32 1)"}},
 		{"write access to a cube", read, "readtex", KindTexture, "texturecube<float, write> argument", []string{`!"air.read", !"air.arg_type_name", !"texture2d<float, read>"`, `!"air.write", !"air.arg_type_name", !"texturecube<float, write>"`}},
-		{"multisample", read, "readtex", KindTexture, "texture2d_ms<float, read> argument", []string{"texture2d<float, read>", "texture2d_ms<float, read>"}},
+		{"depth multisample", read, "readtex", KindTexture, "depth2d_ms<float, read> argument", []string{"texture2d<float, read>", "depth2d_ms<float, read>"}},
 		{"array of textures", read, "readtex", KindTexture, "texture2d<float, read> argument", []string{"i32 3, i32 1, !\"air.read\"", "i32 3, i32 2, !\"air.read\""}},
 		{"a buffer read as a texture", read, "readtex", KindTexture, "texture operand", []string{"(ptr addrspace(1) %tex, <2 x i32>", "(ptr addrspace(1) %out, <2 x i32>"}},
 		{"texel type not the texture's", read, "readtex", KindTexture, "texture operand", []string{"texture2d<float, read>", "texture2d<uint, read>"}},

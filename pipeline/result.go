@@ -7,6 +7,7 @@ package pipeline
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/airpipe/airpipe/internal/codes"
@@ -82,9 +83,10 @@ func Fail(code codes.Code, detail, message string) Result {
 	return Result{Status: Failed, Code: code, Detail: detail, Message: message}
 }
 
-// Unavailablef returns an unavailable result carrying the reason.
-func Unavailablef(reason string) Result {
-	return Result{Status: Unavailable, Message: reason}
+// Unavailablef returns an unavailable result carrying the reason, formatted
+// as fmt.Sprintf does.
+func Unavailablef(format string, args ...any) Result {
+	return Result{Status: Unavailable, Message: fmt.Sprintf(format, args...)}
 }
 
 // UnjudgedBecause returns an unjudged result carrying the reason.

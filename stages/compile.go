@@ -74,7 +74,7 @@ func compileModule(_ context.Context, m *Module, pools []*compilerPool) pipeline
 	for _, p := range pools {
 		c, err := p.get()
 		if err != nil {
-			return pipeline.Unavailablef(fmt.Sprintf("compile target %s: %v", p.target, err))
+			return pipeline.Unavailablef("compile target %s: %v", p.target, err)
 		}
 		stats, err := compileOn(c, tr.Reflection.Stage, tr.SPIRV, tr.Entry, workgroupOf(m))
 		p.put(c)

@@ -89,7 +89,7 @@ func (d *deviceStage) choose() {
 func (d *deviceStage) run(ctx context.Context, m *Module) pipeline.Result {
 	d.once.Do(d.choose)
 	if d.err != nil {
-		return pipeline.Unavailablef(d.err.Error())
+		return pipeline.Unavailablef("%v", d.err)
 	}
 	r := asDevice(d.emu.run(ctx, m))
 	if r.Code == codes.DeviceMismatch {

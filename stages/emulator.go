@@ -275,7 +275,7 @@ func (e *emulator) run(ctx context.Context, m *Module) pipeline.Result {
 		}
 		return r
 	case errors.Is(err, cpuref.ErrUnavailable):
-		return pipeline.Unavailablef(err.Error())
+		return pipeline.Unavailablef("%v", err)
 	case ctx.Err() != nil:
 		return pipeline.Fail(pipeline.CodeCancelled, "reference", ctx.Err().Error())
 	case err != nil:
@@ -333,7 +333,7 @@ func (e *emulator) run(ctx context.Context, m *Module) pipeline.Result {
 		dev, err := e.open()
 		if err != nil {
 			if errors.Is(err, device.ErrUnavailable) {
-				return pipeline.Unavailablef(fmt.Sprintf("%s: %v", e.opts.Device, err))
+				return pipeline.Unavailablef("%s: %v", e.opts.Device, err)
 			}
 			return pipeline.Fail(CodeEmulatorDriver, "open", err.Error())
 		}
@@ -479,7 +479,7 @@ func dispatch(ctx context.Context, dev *device.Device, spirv []byte, entry strin
 		p, err = dev.LoadPipeline(spirv, entry)
 		if errors.Is(err, device.ErrUnavailable) {
 			// The SPIR-V needs a feature this device lacks.
-			return nil, pipeline.Unavailablef(err.Error())
+			return nil, pipeline.Unavailablef("%v", err)
 		}
 		if err != nil {
 			return nil, driverResult("vkCreateComputePipelines", err)
@@ -534,7 +534,7 @@ func dispatch(ctx context.Context, dev *device.Device, spirv []byte, entry strin
 		if err != nil {
 			done = true
 			if errors.Is(err, device.ErrUnavailable) {
-				return nil, pipeline.Unavailablef(err.Error())
+				return nil, pipeline.Unavailablef("%v", err)
 			}
 			return nil, driverResult("NewTexture", err)
 		}
@@ -560,7 +560,7 @@ func dispatch(ctx context.Context, dev *device.Device, spirv []byte, entry strin
 	if err != nil {
 		done = true
 		if errors.Is(err, device.ErrUnavailable) {
-			return nil, pipeline.Unavailablef(err.Error())
+			return nil, pipeline.Unavailablef("%v", err)
 		}
 		return nil, pipeline.Fail(CodeEmulatorInterface, "absent argument", err.Error())
 	}
@@ -584,7 +584,7 @@ func dispatch(ctx context.Context, dev *device.Device, spirv []byte, entry strin
 	done = err == nil || ctx.Err() == nil && !errors.Is(err, device.ErrLost)
 	if err != nil {
 		if errors.Is(err, device.ErrUnavailable) {
-			return nil, pipeline.Unavailablef(err.Error())
+			return nil, pipeline.Unavailablef("%v", err)
 		}
 		var le *device.LimitError
 		if errors.As(err, &le) {

@@ -114,7 +114,7 @@ func serveRequest(devs map[string]*device.Device, q emuRequest) emuReply {
 		d, err := device.Open(q.Device, device.Options{})
 		if err != nil {
 			if errors.Is(err, device.ErrUnavailable) {
-				return emuReply{Name: q.Name, Result: pipeline.Unavailablef(fmt.Sprintf("%s: %v", q.Device, err))}
+				return emuReply{Name: q.Name, Result: pipeline.Unavailablef("%s: %v", q.Device, err)}
 			}
 			return emuReply{Name: q.Name, Result: pipeline.Fail(CodeEmulatorDriver, "open", err.Error())}
 		}
@@ -160,7 +160,7 @@ func (c *childServers) run(ctx context.Context, q emuRequest, timeout time.Durat
 	}()
 	line, answered, out, err := s.Call(ctx, in, timeout)
 	if err != nil {
-		return emuReply{Result: pipeline.Unavailablef("emulator child: " + err.Error())}
+		return emuReply{Result: pipeline.Unavailablef("emulator child: %v", err)}
 	}
 	if !answered {
 		switch {

@@ -359,33 +359,33 @@ func (p *missingPlaceholder) Error() string { return "{" + p.name + "}: " + p.wh
 
 func (e *execStage) runTool(ctx context.Context, m *Module) (pipeline.Result, map[string]string) {
 	if e.unavailable != "" {
-		return pipeline.Unavailablef(e.unavailable), nil
+		return pipeline.Unavailablef("%s", e.unavailable), nil
 	}
 	if err := os.MkdirAll(e.base, 0o755); err != nil {
-		return pipeline.Unavailablef("work directory base: " + err.Error()), nil
+		return pipeline.Unavailablef("work directory base: %v", err), nil
 	}
 	dir, err := m.WorkDir(e.base)
 	if err != nil {
-		return pipeline.Unavailablef("work directory: " + err.Error()), nil
+		return pipeline.Unavailablef("work directory: %v", err), nil
 	}
 	lookup := func(name string) (string, error) { return e.placeholder(m, dir, name) }
 	args := make([]string, len(e.args))
 	for i, t := range e.args {
 		if args[i], err = t.expand(lookup); err != nil {
-			return pipeline.Unavailablef(err.Error()), nil
+			return pipeline.Unavailablef("%v", err), nil
 		}
 	}
 	var env []string
 	for _, en := range e.env {
 		v, err := en.val.expand(lookup)
 		if err != nil {
-			return pipeline.Unavailablef(err.Error()), nil
+			return pipeline.Unavailablef("%v", err), nil
 		}
 		env = append(env, en.key+"="+v)
 	}
 	for _, a := range e.artifacts {
 		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, a.rel)), 0o755); err != nil {
-			return pipeline.Unavailablef("artifact " + a.name + ": " + err.Error()), nil
+			return pipeline.Unavailablef("artifact %s: %v", a.name, err), nil
 		}
 	}
 	o, err := proc.Run(ctx, proc.Spec{
@@ -393,7 +393,7 @@ func (e *execStage) runTool(ctx context.Context, m *Module) (pipeline.Result, ma
 		Timeout: e.timeout, MaxOutput: int(e.maxOutput), MemoryLimit: e.memory,
 	})
 	if err != nil {
-		return pipeline.Unavailablef(err.Error()), nil
+		return pipeline.Unavailablef("%v", err), nil
 	}
 	res, files := e.judge(o, dir)
 	if res.Status != pipeline.Passed {
@@ -425,7 +425,7 @@ func (e *execStage) runTool(ctx context.Context, m *Module) (pipeline.Result, ma
 			return f, nil
 		}
 		if err := os.WriteFile(p, o.Stdout, 0o644); err != nil {
-			return pipeline.Unavailablef("artifact " + name + ": " + err.Error()), nil
+			return pipeline.Unavailablef("artifact %s: %v", name, err), nil
 		}
 		files[name] = p
 	}
@@ -599,7 +599,7 @@ func (r *rule) result(text []byte, sm []int) pipeline.Result {
 	case "unjudged":
 		return pipeline.UnjudgedBecause(line)
 	case "unavailable":
-		return pipeline.Unavailablef(line)
+		return pipeline.Unavailablef("%s", line)
 	}
 	return pipeline.Fail(codes.Code(r.Code), r.detail(text, sm), line)
 }

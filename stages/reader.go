@@ -72,7 +72,7 @@ func readModule(ctx context.Context, m *Module, useOracle bool) pipeline.Result 
 	v, err := oracle.LLVMDis(ctx, m.Bitcode, ours.String())
 	switch {
 	case err != nil:
-		return pipeline.Unavailablef("oracle llvm-dis-19: " + err.Error())
+		return pipeline.Unavailablef("oracle llvm-dis-19: %v", err)
 	case v.OracleFailed:
 		r := pipeline.UnjudgedBecause("llvm-dis-19 cannot read this module: " + v.OracleMessage)
 		r.Code, r.Features = CodeOracleFailed, res.Features

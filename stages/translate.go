@@ -87,7 +87,7 @@ func translateModule(ctx context.Context, m *Module) (r pipeline.Result) {
 			// module's failure only.
 			return pipeline.Fail(tf.Code, "spirv-val", tf.Error())
 		case errors.Is(err, spirv.ErrNoValidator):
-			return pipeline.Unavailablef("spirv-val: " + err.Error())
+			return pipeline.Unavailablef("spirv-val: %v", err)
 		}
 		return pipeline.Fail(pipeline.CodeCancelled, "spirv-val", err.Error())
 	}

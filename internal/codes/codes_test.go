@@ -101,9 +101,7 @@ func documented(md string) []string {
 	var out []string
 	for _, line := range strings.Split(md, "\n") {
 		if m := docRow.FindStringSubmatch(line); m != nil {
-			for _, c := range strings.Split(m[1], "`, `") {
-				out = append(out, c)
-			}
+			out = append(out, strings.Split(m[1], "`, `")...)
 		}
 	}
 	return out

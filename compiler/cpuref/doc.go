@@ -288,7 +288,9 @@
 // intRTNE(clamp(x) · (2^n − 1)) with NaN → 0, the product in float as the
 // formula writes it. The sRGB forms go through powr, which Metal bounds
 // rather than defines, and are set aside (KindApproximate, naming the
-// operation). bfloat ↔ half widens to float exactly and rounds once.
+// operation). air.pack.unorm.rgb565.v3f16/.v3f32 (pack565.go) is the unorm
+// rule lane by lane at 5, 6 and 5 bits, lane 0 least significant, into a
+// ushort. bfloat ↔ half widens to float exactly and rounds once.
 //
 // The harness defines __truncsfbf2 (float to bfloat, absent from libgcc
 // 12) with the rounding compiler/translate/ABI.md gives bfloat.

@@ -69,6 +69,9 @@ func packOp(d declaration) (string, error) {
 	rest := strings.TrimPrefix(strings.TrimPrefix(n, "air.pack."), "air.unpack.")
 	unpack := strings.HasPrefix(n, "air.unpack.")
 	family, suffix, _ := strings.Cut(rest, ".")
+	if family == "unorm" && strings.HasPrefix(suffix, "rgb565.") && !unpack {
+		return pack565Def(d) // pack565.go
+	}
 	if strings.HasPrefix(suffix, "srgb.") {
 		return "", notJudgeable(KindApproximate, n, "%s converts through sRGB's powr(c, 2.4) or powr(c, 1/2.4), which Metal bounds in ULP rather than defines to the bit", n)
 	}

@@ -175,6 +175,8 @@ func (t *translator) intrinsic(c *air.Call, name string) (spirv.ID, bool) {
 	switch {
 	case op == "is_function_constant_defined":
 		return t.fnConstDefined(c) // fnconstdefined.go
+	case strings.HasPrefix(op, "is_null_texture_"):
+		return t.isNullTexture(c) // apple.go
 	case op == "get_read_sampler":
 		return t.getReadSampler(c) // texread.go
 	case strings.HasPrefix(op, "sample_") || strings.HasPrefix(op, "read_texture") || strings.HasPrefix(op, "write_texture") || strings.HasPrefix(op, "get_") || strings.HasPrefix(op, "gather_texture_2d"):

@@ -44,6 +44,9 @@ func (t *translator) pack(c *air.Call, op string) (spirv.ID, bool) {
 	name := strings.TrimPrefix(strings.TrimPrefix(op, "pack."), "unpack.")
 	srgb := strings.HasSuffix(name, ".srgb")
 	name = strings.TrimSuffix(name, ".srgb")
+	if name == "unorm.rgb565" && !srgb && strings.HasPrefix(op, "pack.") {
+		return t.packRGB565(c) // apple.go
+	}
 	var lanesN, bits int
 	var signed bool
 	switch name {

@@ -1,0 +1,31 @@
+; MSL's default-constructed (null) texture (air.get_null_texture_2d), chosen
+; over a bound one and tested with is_null_texture: a handle that is no
+; binding. Refused by name: air.get_null_texture_2d.
+target datalayout = "e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-f32:32:32-f64:64:64-v16:16:16-v24:32:32-v32:32:32-v48:64:64-v64:64:64-v96:128:128-v128:128:128-v192:256:256-v256:256:256-v512:512:512-v1024:1024:1024-n8:16:32"
+target triple = "air64-apple-macosx14.0.0"
+
+declare i1 @air.is_null_texture_2d(ptr addrspace(1) nocapture readonly)
+declare ptr addrspace(1) @air.get_null_texture_2d()
+
+define void @k(ptr addrspace(1) %tex, ptr addrspace(1) %out, i32 %tid) {
+  %n = call ptr addrspace(1) @air.get_null_texture_2d()
+  %odd = trunc i32 %tid to i1
+  %t = select i1 %odd, ptr addrspace(1) %n, ptr addrspace(1) %tex
+  %null = call i1 @air.is_null_texture_2d(ptr addrspace(1) %t)
+  %z = zext i1 %null to i32
+  %p = getelementptr i32, ptr addrspace(1) %out, i32 %tid
+  store i32 %z, ptr addrspace(1) %p, align 4
+  ret void
+}
+
+!air.kernel = !{!0}
+!0 = !{ptr @k, !1, !2}
+!1 = !{}
+!2 = !{!3, !4, !5}
+!3 = !{i32 0, !"air.texture", !"air.location_index", i32 0, i32 1, !"air.read", !"air.arg_type_name", !"texture2d<float, read>", !"air.arg_name", !"src"}
+!4 = !{i32 1, !"air.buffer", !"air.location_index", i32 0, i32 1, !"air.read_write", !"air.address_space", i32 1, !"air.arg_type_size", i32 4, !"air.arg_type_align_size", i32 4, !"air.arg_type_name", !"uint", !"air.arg_name", !"out"}
+!5 = !{i32 2, !"air.thread_position_in_grid", !"air.arg_type_name", !"uint", !"air.arg_name", !"tid"}
+!air.version = !{!90}
+!air.language_version = !{!91}
+!90 = !{i32 2, i32 6, i32 0}
+!91 = !{!"Metal", i32 3, i32 1, i32 0}

@@ -1,0 +1,27 @@
+; MSL's pack_half_to_unorm565 (air.pack.unorm.rgb565.v3f16): each thread
+; packs a half3 read from the input into a ushort.
+target datalayout = "e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-f32:32:32-f64:64:64-v16:16:16-v24:32:32-v32:32:32-v48:64:64-v64:64:64-v96:128:128-v128:128:128-v192:256:256-v256:256:256-v512:512:512-v1024:1024:1024-n8:16:32"
+target triple = "air64-apple-macosx14.0.0"
+
+declare i16 @air.pack.unorm.rgb565.v3f16(<3 x half>)
+
+define void @k(ptr addrspace(1) %in, ptr addrspace(1) %out, i32 %tid) {
+  %ip = getelementptr <3 x half>, ptr addrspace(1) %in, i32 %tid
+  %v = load <3 x half>, ptr addrspace(1) %ip, align 8
+  %w = call i16 @air.pack.unorm.rgb565.v3f16(<3 x half> %v)
+  %op = getelementptr i16, ptr addrspace(1) %out, i32 %tid
+  store i16 %w, ptr addrspace(1) %op, align 2
+  ret void
+}
+
+!air.kernel = !{!0}
+!0 = !{ptr @k, !1, !2}
+!1 = !{}
+!2 = !{!3, !4, !5}
+!3 = !{i32 0, !"air.buffer", !"air.location_index", i32 0, i32 1, !"air.read", !"air.address_space", i32 1, !"air.arg_type_size", i32 8, !"air.arg_type_align_size", i32 8, !"air.arg_type_name", !"half3", !"air.arg_name", !"in"}
+!4 = !{i32 1, !"air.buffer", !"air.location_index", i32 1, i32 1, !"air.read_write", !"air.address_space", i32 1, !"air.arg_type_size", i32 2, !"air.arg_type_align_size", i32 2, !"air.arg_type_name", !"ushort", !"air.arg_name", !"out"}
+!5 = !{i32 2, !"air.thread_position_in_grid", !"air.arg_type_name", !"uint", !"air.arg_name", !"tid"}
+!air.version = !{!90}
+!air.language_version = !{!91}
+!90 = !{i32 2, i32 6, i32 0}
+!91 = !{!"Metal", i32 3, i32 1, i32 0}

@@ -28,6 +28,9 @@ const (
 	CodeSPIRVRejected = codes.CompileSPIRVRejected
 	// CodeBadArgument: the entry point or interface did not fit the API.
 	CodeBadArgument = codes.CompileBadArgument
+	// CodeCompileInternal: the compile child or the device layer failed in
+	// itself, with no driver verdict.
+	CodeCompileInternal = codes.CompileInternalError
 )
 
 // CompileOptions configure the compile stage.
@@ -132,8 +135,14 @@ func compileFailure(target string, err error) pipeline.Result {
 		return pipeline.Fail(CodeSPIRVRejected, target, err.Error())
 	case errors.As(err, &ae):
 		return pipeline.Fail(CodeBadArgument, target, err.Error())
+	case errors.Is(err, device.ErrUnavailable):
+		// The target went away under the run (its child could not start
+		// again): no verdict on the module.
+		return pipeline.Unavailablef("compile target %s: %v", target, err)
 	}
-	return pipeline.Fail(CodeBadArgument, target, err.Error())
+	// Anything else is no driver's verdict on the module, nor a misuse of
+	// the API by the module: airpipe's own failure, by its own code.
+	return pipeline.Fail(CodeCompileInternal, target, err.Error())
 }
 
 // compilerPool keeps compile children for one target: each compiles one

@@ -2,6 +2,8 @@ package stages
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +12,7 @@ import (
 
 	"github.com/airpipe/airpipe/compiler/translate"
 	"github.com/airpipe/airpipe/device"
+	"github.com/airpipe/airpipe/internal/codes"
 	"github.com/airpipe/airpipe/pipeline"
 )
 
@@ -97,4 +100,29 @@ func TestCompileWithoutVulkanDrivers(t *testing.T) {
 		t.Fatalf("without drivers: %+v", r)
 	}
 	t.Logf("reason: %s", r.Message)
+}
+
+// TestCompileFailureCodes: each kind of compile error has its own code; an
+// error of no known kind is airpipe's internal error, not the module's bad
+// argument, and a target that went away is unavailable.
+func TestCompileFailureCodes(t *testing.T) {
+	tests := []struct {
+		err    error
+		status pipeline.Status
+		code   codes.Code
+	}{
+		{&device.DriverError{Call: "vkCreateComputePipelines", Result: -13}, pipeline.Failed, CodeDriverError},
+		{&device.CrashError{Target: "radv-navi21", Status: "signal: segmentation fault"}, pipeline.Failed, CodeDriverCrash},
+		{&device.CrashError{Target: "radv-navi21", Timeout: true, Status: "signal: killed"}, pipeline.Failed, pipeline.CodeTimeout},
+		{&device.SPIRVError{Offset: 4, What: "bad"}, pipeline.Failed, CodeSPIRVRejected},
+		{&device.ArgumentError{Func: "CompileCompute", Index: -1, Reason: "no entry"}, pipeline.Failed, CodeBadArgument},
+		{fmt.Errorf("%w: starting compile child %q: gone", device.ErrUnavailable, "airpipe"), pipeline.Unavailable, ""},
+		{errors.New("compile child: compile before open"), pipeline.Failed, CodeCompileInternal},
+	}
+	for _, tc := range tests {
+		r := compileFailure("radv-navi21", tc.err)
+		if r.Status != tc.status || r.Code != tc.code || (tc.code != "" && !strings.HasPrefix(r.Detail, "radv-navi21")) {
+			t.Errorf("%v: got %s %q %q, want %s %q", tc.err, r.Status, r.Code, r.Detail, tc.status, tc.code)
+		}
+	}
 }

@@ -294,6 +294,14 @@ const (
 	//
 	// Example detail: lavapipe
 	CompileBadArgument Code = "compile/bad-argument"
+
+	// CompileInternalError is a compile that failed in airpipe's own
+	// machinery (the compile child's protocol, a pipeline kind the compile
+	// stage does not build) with no driver verdict and no misuse of the
+	// API by the module: a defect of airpipe's. The detail is the target.
+	//
+	// Example detail: radv-navi21
+	CompileInternalError Code = "compile/internal-error"
 )
 
 // Emulator codes: the SPIR-V run on lavapipe against the CPU reference

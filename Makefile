@@ -13,7 +13,7 @@ export AIRPIPE_DUCKDB_NODE_MODULES ?= $(DUCKDB_DIR)/node_modules
 
 PACKAGES := llvm-19 llvm-19-dev spirv-tools spirv-headers mesa-vulkan-drivers libvulkan1 vulkan-tools p7zip-full genisoimage squashfs-tools bzip2 chromium libxml2-utils
 
-.PHONY: build run test deps bench bench-pipeline fuzz fuzz-short lint sample clean
+.PHONY: build run test test-race deps bench bench-pipeline fuzz fuzz-short lint sample clean
 
 # -buildvcs=auto records the commit and dirty flag (airpipe --version, run.json)
 # even where GOFLAGS says -buildvcs=false; outside a checkout it records none.
@@ -40,7 +40,15 @@ deps:
 test: deps
 	$(GO) vet ./...
 	$(GO) test -count=1 -timeout 40m ./...
+	$(MAKE) test-race
 	$(MAKE) fuzz-short
+
+# The packages whose code runs concurrently (the engine, its child-process
+# containment, the results writer and readers) again under the race
+# detector; the stages' own work is single-goroutine per module.
+RACE_PACKAGES := ./pipeline/... ./internal/... ./analytics/...
+test-race:
+	$(GO) test -race -count=1 -timeout 20m $(RACE_PACKAGES)
 
 bench: build
 	$(GO) test -run '^$$' -bench . -benchmem ./...

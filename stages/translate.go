@@ -77,24 +77,35 @@ func translateModule(ctx context.Context, m *Module) (r pipeline.Result) {
 		return translateFailure(err)
 	}
 	if err := spirv.Validate(ctx, out.SPIRV); err != nil {
-		var v *spirv.ValidationError
-		var tf *spirv.ToolFailure
-		switch {
-		case errors.As(err, &v):
-			return pipeline.Fail(translate.CodeInvalidSPIRV, validatorDetail(v.Output), strings.TrimSpace(v.Output))
-		case errors.As(err, &tf):
-			// The validator itself crashed or ran out: no verdict, this
-			// module's failure only.
-			return pipeline.Fail(tf.Code, "spirv-val", tf.Error())
-		case errors.Is(err, spirv.ErrNoValidator):
-			return pipeline.Unavailablef("spirv-val: %v", err)
-		}
-		return pipeline.Fail(pipeline.CodeCancelled, "spirv-val", err.Error())
+		return validationFailure(ctx, err)
 	}
 	m.Translation = out
 	r = pipeline.Pass()
 	r.Data = map[string]string{"entry": out.Entry, "stage": string(ep.Stage), "spirv_bytes": fmt.Sprint(len(out.SPIRV))}
 	return r
+}
+
+// validationFailure is the result of a spirv-val run that returned err:
+// its rejection is the verdict; a validator that crashed or ran out is this
+// module's failure under the engine's code; one absent, or that would not
+// start, leaves the stage unavailable; only an interrupted run is
+// cancelled.
+func validationFailure(ctx context.Context, err error) pipeline.Result {
+	var v *spirv.ValidationError
+	var tf *spirv.ToolFailure
+	switch {
+	case errors.As(err, &v):
+		return pipeline.Fail(translate.CodeInvalidSPIRV, validatorDetail(v.Output), strings.TrimSpace(v.Output))
+	case errors.As(err, &tf):
+		// The validator itself crashed or ran out: no verdict, this
+		// module's failure only.
+		return pipeline.Fail(tf.Code, "spirv-val", tf.Error())
+	case errors.Is(err, spirv.ErrNoValidator):
+		return pipeline.Unavailablef("spirv-val: %v", err)
+	case ctx.Err() != nil:
+		return pipeline.Fail(pipeline.CodeCancelled, "spirv-val", err.Error())
+	}
+	return pipeline.Unavailablef("spirv-val: %v", err)
 }
 
 // entryOf is the module and entry point the row's function is translated

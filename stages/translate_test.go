@@ -1,6 +1,7 @@
 package stages
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/airpipe/airpipe/compiler/bitcode"
+	"github.com/airpipe/airpipe/compiler/spirv"
 	"github.com/airpipe/airpipe/compiler/translate"
 	"github.com/airpipe/airpipe/corpus/mtlb"
 	"github.com/airpipe/airpipe/internal/codes"
@@ -103,6 +105,32 @@ func TestEntryPointOf(t *testing.T) {
 		}
 		if !ok && (r.Code != CodeNoEntryPoint || r.Detail != c.function) {
 			t.Errorf("%s: %s %q, want %s naming the function", c.function, r.Code, r.Detail, CodeNoEntryPoint)
+		}
+	}
+}
+
+// TestValidationFailure: each way spirv-val can end maps to its own outcome;
+// a validator that would not start is unavailable, not a cancelled run.
+func TestValidationFailure(t *testing.T) {
+	live := context.Background()
+	done, cancel := context.WithCancel(context.Background())
+	cancel()
+	tests := []struct {
+		ctx    context.Context
+		err    error
+		status pipeline.Status
+		code   codes.Code
+	}{
+		{live, &spirv.ValidationError{Output: "error: line 12: ID 7 has not been defined"}, pipeline.Failed, translate.CodeInvalidSPIRV},
+		{live, &spirv.ToolFailure{Tool: "spirv-val", Code: codes.OOM, Msg: "killed"}, pipeline.Failed, codes.OOM},
+		{live, fmt.Errorf("%w: spirv-val", spirv.ErrNoValidator), pipeline.Unavailable, ""},
+		{live, errors.New("spirv: running spirv-val: exec format error"), pipeline.Unavailable, ""},
+		{done, fmt.Errorf("spirv: running spirv-val: %w", context.Canceled), pipeline.Failed, pipeline.CodeCancelled},
+	}
+	for _, tc := range tests {
+		r := validationFailure(tc.ctx, tc.err)
+		if r.Status != tc.status || r.Code != tc.code {
+			t.Errorf("%v: got %s %q, want %s %q", tc.err, r.Status, r.Code, tc.status, tc.code)
 		}
 	}
 }

@@ -176,7 +176,13 @@ func TestConditionalArgumentsSetAside(t *testing.T) {
 		name, kind, detail string
 		repl               []string
 	}{
+		// Both predicates always true: no function constant the search (fcsearch.go) could vary.
 		{"both predicates hold", KindFunctionConstant, "air.function_constant arguments sharing texture",
+			[]string{"store i8 %2, ptr addrspace(2) @_ZL26__metal_implicit_fc_pred_0", "store i8 1, ptr addrspace(2) @_ZL26__metal_implicit_fc_pred_0",
+				"store i8 %3, ptr addrspace(2) @_ZL26__metal_implicit_fc_pred_1", "store i8 1, ptr addrspace(2) @_ZL26__metal_implicit_fc_pred_1"}},
+		// Both predicates useFloat: the search turns it false, so neither texture exists, and
+		// the kernel's uint path reads the absent one.
+		{"both predicates one bool", KindTexture, "texture operand",
 			[]string{"store i8 %3, ptr addrspace(2) @_ZL26__metal_implicit_fc_pred_1", "store i8 %2, ptr addrspace(2) @_ZL26__metal_implicit_fc_pred_1"}},
 		{"predicate not evaluated", KindFunctionConstant, "predicate: static initializer calls @other",
 			[]string{"  ret void\n}\n\ndefine void @pick", "  call void @other()\n  ret void\n}\ndeclare void @other()\n\ndefine void @pick"}},

@@ -17,7 +17,8 @@ type FunctionConstant struct {
 	Name string
 	// Type is its Metal type ("bool", "float", "uint", "ushort", ...).
 	Type string
-	// Word is its value as a 32-bit specialization word: FunctionConstantWord(Index, Type).
+	// Word is its value as a 32-bit specialization word: FunctionConstantWord(Index, Type),
+	// or the value the function-constant search chose (fcsearch.go, Kernel.FunctionConstantSearch).
 	Word uint32
 }
 
@@ -87,6 +88,9 @@ func readFunctionConstants(t *textModule) ([]fcEntry, error) {
 		word, known := FunctionConstantWord(int(idx), ty)
 		if !known {
 			return nil, notJudgeable(KindFunctionConstant, fmt.Sprintf("%s %s", ty, name), "function constant %s (index %d) of Metal type %s: the reference gives values to bool, float, half and 8- to 32-bit integers only", name, idx, ty)
+		}
+		if w, chosen := t.fcWords[int(idx)]; chosen {
+			word = w // fcsearch.go
 		}
 		out = append(out, fcEntry{FunctionConstant: FunctionConstant{Index: int(idx), Name: name, Type: ty, Word: word}, Global: g})
 	}
@@ -160,6 +164,9 @@ func fcValue(fc FunctionConstant, ty string) (string, error) {
 	}
 	switch ty {
 	case "i1":
+		if fc.Word == 0 {
+			return "false", nil
+		}
 		return "true", nil
 	case "i8":
 		return fmt.Sprint(int8(fc.Word)), nil

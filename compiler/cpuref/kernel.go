@@ -54,6 +54,10 @@ type Kernel struct {
 	// (!air.function_constants), by index, each with the value the reference
 	// gives it (FunctionConstantWord); the device specializes with the same words.
 	FunctionConstants []FunctionConstant `json:",omitempty"`
+	// FunctionConstantSearch names the assignment the function-constant
+	// search (fcsearch.go) chose when the contract's values put two present
+	// arguments on one slot; "" when the contract's values stand.
+	FunctionConstantSearch string `json:",omitempty"`
 	// Conditional are the arguments and outputs that exist only under a
 	// function-constant predicate, with its value (conditional.go); those
 	// whose predicate is false are not among Buffers, Textures, Samplers,
@@ -76,6 +80,10 @@ type Buffer struct {
 	// TypeName is the Metal element type (air.arg_type_name): "float",
 	// "half4", "packed_float3", "bfloat", a struct's name.
 	TypeName string `json:",omitempty"`
+	// ElementSize and Members describe a struct element
+	// (air.arg_type_size, air.struct_type_info; members.go).
+	ElementSize int      `json:",omitempty"`
+	Members     []Member `json:",omitempty"`
 }
 
 // Dimensions is the largest number of components among the kernel's
@@ -135,8 +143,9 @@ func inspect(t *textModule, entry string) (*Kernel, error) {
 		return nil, err
 	}
 	var conds []ConditionalArgument
+	search := ""
 	if stage == "air.kernel" || stage == "air.fragment" || stage == "air.vertex" {
-		if conds, err = resolveConditional(t, entry, node); err != nil { // conditional.go
+		if conds, search, err = resolveConditionalSearch(t, entry, node); err != nil { // conditional.go, fcsearch.go
 			return nil, err
 		}
 	}
@@ -144,7 +153,8 @@ func inspect(t *textModule, entry string) (*Kernel, error) {
 	if err != nil {
 		return nil, err
 	}
-	k.Conditional = conds
+	k.Conditional, k.FunctionConstantSearch = conds, search
+	attachMembers(t, k, node) // members.go
 	fcs, err := readFunctionConstants(t)
 	if err != nil {
 		return nil, err

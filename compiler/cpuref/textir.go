@@ -16,6 +16,9 @@ type textModule struct {
 	md map[string][]string
 	// named maps "air.kernel" to the operands of !air.kernel = !{...}.
 	named map[string][]string
+	// fcWords, when set, replaces the contract's word of the function
+	// constants it lists, by index (fcsearch.go's chosen assignment).
+	fcWords map[int]uint32
 }
 
 // parseText indexes llvm-dis output.

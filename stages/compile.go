@@ -70,7 +70,7 @@ func Compile(o CompileOptions) pipeline.Stage[*Module] {
 func compileModule(_ context.Context, m *Module, pools []*compilerPool) pipeline.Result {
 	tr := m.Translation
 	if tr == nil {
-		return pipeline.Fail(CodeNoIR, "translate", "no SPIR-V: the translate stage was replaced by an exec stage")
+		return pipeline.Fail(CodeNoIR, "translate", "no SPIR-V in memory: the translate stage did not run (--skip-stages)")
 	}
 	data := map[string]string{}
 	var names []string

@@ -42,7 +42,7 @@ const (
 	// of function; the detail is the stage ("mesh", "object").
 	CodeEmulatorNotImplemented = codes.EmulatorNotImplemented
 	// CodeEmulatorNoTranslation: no SPIR-V reached the stage (the translate
-	// stage was replaced by an exec stage).
+	// stage was skipped).
 	CodeEmulatorNoTranslation = codes.EmulatorNoTranslation
 	// CodeEmulatorInterface: the SPIR-V's bindings are not the AIR entry
 	// point's buffers; the detail names the binding.
@@ -240,7 +240,7 @@ func (e *emulator) open() (*device.Device, error) {
 
 func (e *emulator) run(ctx context.Context, m *Module) pipeline.Result {
 	if m.Translation == nil {
-		return pipeline.Fail(CodeEmulatorNoTranslation, "translate", "no SPIR-V: the translate stage was replaced by an exec stage, which leaves only files")
+		return pipeline.Fail(CodeEmulatorNoTranslation, "translate", "no SPIR-V in memory: the translate stage did not run (--skip-stages)")
 	}
 	refl := m.Translation.Reflection
 	if refl.Stage != "kernel" && refl.Stage != "fragment" && refl.Stage != "vertex" {

@@ -62,7 +62,7 @@ func Translate() pipeline.Stage[*Module] {
 
 func translateModule(ctx context.Context, m *Module) (r pipeline.Result) {
 	if m.IR == nil {
-		return pipeline.Fail(CodeNoIR, "reader", "no in-memory module: the reader stage was replaced by an exec stage, which leaves only files")
+		return pipeline.Fail(CodeNoIR, "reader", "no in-memory module: the reader stage did not run (--skip-stages)")
 	}
 	ir, ep, res, ok := entryOf(m)
 	if !ok {

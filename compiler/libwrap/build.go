@@ -71,6 +71,16 @@ func build(m *air.Module, fn *air.Function, lay Layout) (*air.Module, air.EntryP
 			pointers++
 		}
 	}
+	// Texture and sampler handles follow the pointers (handles.go).
+	handleArg := map[int]int{}
+	var handleNames []string
+	for _, s := range lay.Slots {
+		if s.Role == "texture" || s.Role == "sampler" {
+			handleArg[s.Param] = len(params)
+			params = append(params, fn.Sig.Params[s.Param])
+			handleNames = append(handleNames, s.Role+strconv.Itoa(s.Buffer))
+		}
+	}
 	params = append(params, i32)
 	sig := &air.FunctionType{Ret: air.Void, Params: params}
 	w := &air.Function{Sig: sig, Attrs: air.AttributeList{Group: -1}}
@@ -80,6 +90,7 @@ func build(m *air.Module, fn *air.Function, lay Layout) (*air.Module, air.EntryP
 	for k := range pointers {
 		names = append(names, "pointer"+strconv.Itoa(k))
 	}
+	names = append(names, handleNames...)
 	names = append(names, "tid")
 	for i, t := range params {
 		w.Args = append(w.Args, &air.Argument{Typ: t, Name: names[i], Index: i, Func: w})
@@ -111,6 +122,8 @@ func build(m *air.Module, fn *air.Function, lay Layout) (*air.Module, air.EntryP
 		case "device-pointer":
 			args[s.Param] = b.addr(w.Args[2+pointer], tid, PointerStride, 0, name)
 			pointer++
+		case "texture", "sampler":
+			args[s.Param] = w.Args[handleArg[s.Param]]
 		case "thread-pointer":
 			elem := pointee(fn, s.Param, t.(*air.PointerType))
 			a, _ := alignOf(elem)
@@ -183,6 +196,11 @@ func build(m *air.Module, fn *air.Function, lay Layout) (*air.Module, air.EntryP
 		}
 		argMD = append(argMD, buffer(s.Buffer, access, "pointer"+strconv.Itoa(pointer), typeName, size, align, p.AddrSpace))
 		pointer++
+	}
+	for _, s := range lay.Slots {
+		if n, ok := handleArg[s.Param]; ok {
+			argMD = append(argMD, handleMD(n, s, names[n]))
+		}
 	}
 	argMD = append(argMD, node(mdInt(uint64(len(params)-1)), mdStr("air.thread_position_in_grid"), mdStr("air.arg_type_name"), mdStr("uint"), mdStr("air.arg_name"), mdStr("tid")))
 	kernelNode := node(&air.MDValue{Value: w}, node(), node(argMD...))

@@ -13,7 +13,7 @@ const Entry = "airpipe.wrap"
 
 // ABIVersion changes whenever the wrapper's layout or bindings change
 // (README.md is the ABI).
-const ABIVersion = "1"
+const ABIVersion = "2"
 
 // The wrapper's buffers (Metal air.buffer indices, and so Vulkan bindings).
 const (
@@ -74,7 +74,8 @@ type Slot struct {
 	Type string `json:"type"`
 	// Role is "value" (in the parameter record), "device-pointer" (its own
 	// buffer), "thread-pointer" (an alloca the wrapper fills from the
-	// parameter record and copies back to the result record) or "result".
+	// parameter record and copies back to the result record), "texture" or
+	// "sampler" (an argument of the wrapper's own) or "result".
 	Role string `json:"role"`
 	// Offset is the byte offset in the record (records), 0 for buffers.
 	Offset uint64 `json:"offset"`
@@ -82,7 +83,8 @@ type Slot struct {
 	OutOffset uint64 `json:"out_offset,omitempty"`
 	// Size is the bytes the value takes (its alloc size).
 	Size uint64 `json:"size"`
-	// Buffer is the Metal buffer index of a device pointer, else -1.
+	// Buffer is the Metal buffer index of a device pointer, the texture
+	// or sampler index of a handle (handles.go), else -1.
 	Buffer int `json:"buffer"`
 }
 
@@ -237,12 +239,18 @@ func layout(fn *air.Function, refuse func(string, string, ...any) error) (Layout
 		}
 		result = &Slot{Param: -1, Type: fn.Sig.Ret.String(), Role: "result", Offset: o, Size: s, Buffer: -1}
 	}
-	pointers := 0
+	pointers, textures, samplers := 0, 0, 0
 	for i, t := range fn.Sig.Params {
 		slot := Slot{Param: i, Type: t.String(), Role: "value", Buffer: -1}
 		if p, ok := t.(*air.PointerType); ok {
-			if callee := handleUse(fn, fn.Args[i]); callee != "" {
-				return lay, refuse("handle passed to @"+callee, "parameter %d is passed to @%s, a declared operation taking it as a handle (a texture or sampler), which the wrapper ABI gives no value", i, callee)
+			if h := handleOf(fn, fn.Args[i]); h.role != "" || h.refused != "" {
+				// A texture or sampler handle (handles.go).
+				s, err := handleSlot(i, p, h, &textures, &samplers, refuse)
+				if err != nil {
+					return lay, err
+				}
+				lay.Slots = append(lay.Slots, s)
+				continue
 			}
 			elem := pointee(fn, i, p)
 			if st, ok := elem.(*air.StructType); ok && st.Opaque {
@@ -347,29 +355,4 @@ func valueType(t air.Type) error {
 		return fmt.Errorf("pointers are not carried in records")
 	}
 	return fmt.Errorf("%s is not carried", t)
-}
-
-// handleUse returns the name of the air.* texture operation
-// (air.sample_texture_2d..., air.read_texture_..., air.get_width_texture_...)
-// fn passes a to directly, or "": such a pointer is a texture or sampler
-// handle, not memory the wrapper can give a buffer.
-func handleUse(fn *air.Function, a *air.Argument) string {
-	for _, b := range fn.Blocks {
-		for _, in := range b.Insts {
-			c, ok := in.(*air.Call)
-			if !ok {
-				continue
-			}
-			callee := c.Called()
-			if callee == nil || !callee.IsDeclaration() || !strings.HasPrefix(callee.Name, "air.") || !strings.Contains(callee.Name, "texture") {
-				continue
-			}
-			for _, x := range c.Args {
-				if x == air.Value(a) {
-					return callee.Name
-				}
-			}
-		}
-	}
-	return ""
 }

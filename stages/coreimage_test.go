@@ -1,0 +1,92 @@
+package stages
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/airpipe/airpipe/compiler/bitcode"
+
+	"github.com/airpipe/airpipe/corpus/mtlb"
+	"github.com/airpipe/airpipe/pipeline"
+)
+
+// TestCoreImageSamplerOnEmulator: a Core Image kernel whose
+// coreimage::sampler reaches air.sample_texture_2d as a texture and a
+// sampler handle is wrapped with a texture and a sampler argument of the
+// wrapper's own (compiler/libwrap handles.go); lavapipe and the reference
+// run it with the harness's textures, and it is judged.
+func TestCoreImageSamplerOnEmulator(t *testing.T) {
+	emuNeed(t)
+	m, r := libraryRow(t, "ci_sampler.ll", "_sampleShift", mtlb.FunctionExtern)
+	if r.Status != pipeline.Passed {
+		t.Fatalf("translate: %s %s %q %s", r.Status, r.Code, r.Detail, r.Message)
+	}
+	e := Emulator(EmulatorOptions{}).Run(context.Background(), m)
+	t.Logf("%s %s %q %s %v", e.Status, e.Code, e.Detail, e.Message, e.Data)
+	if e.Status != pipeline.Passed {
+		t.Fatalf("emulator: %s %s %q (%s), want passed", e.Status, e.Code, e.Detail, e.Message)
+	}
+}
+
+// TestCoreImageNormalizedOnEmulator: a Core Image kernel taking a
+// coreimage::sampler, a sample_t and reading the
+// coreimage::_texture2D_is_normalized function constant (ci_normalized.ll)
+// translates behind the wrapper, the constant a spec constant, and the
+// emulator judges it with the value the reference gives the constant.
+func TestCoreImageNormalizedOnEmulator(t *testing.T) {
+	emuNeed(t)
+	m, r := libraryRow(t, "ci_normalized.ll", "_blendOver", mtlb.FunctionExtern)
+	if r.Status != pipeline.Passed {
+		t.Fatalf("translate: %s %s %q %s", r.Status, r.Code, r.Detail, r.Message)
+	}
+	e := Emulator(EmulatorOptions{}).Run(context.Background(), m)
+	t.Logf("%s %s %q %s %v", e.Status, e.Code, e.Detail, e.Message, e.Data)
+	if e.Status != pipeline.Passed || e.Data["function_constants"] == "" {
+		t.Fatalf("emulator: %s %s %q (%s), want passed with the function constant's value recorded", e.Status, e.Code, e.Detail, e.Message)
+	}
+}
+
+// TestCoreImageSamplerFaultCaught: the SPIR-V of the same kernel with the
+// sample's components reversed, judged against the reference of the right
+// one, is a mismatch (the harness's texels differ by component): the
+// judgement of a wrapped sampler can fail.
+func TestCoreImageSamplerFaultCaught(t *testing.T) {
+	emuNeed(t)
+	m, r := libraryRow(t, "ci_sampler.ll", "_sampleShift", mtlb.FunctionExtern)
+	if r.Status != pipeline.Passed {
+		t.Fatalf("translate: %s %s %s", r.Status, r.Code, r.Message)
+	}
+	src, err := os.ReadFile(filepath.Join("..", "compiler", "libwrap", "testdata", "ci_sampler.ll"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const ret = "  ret <4 x float> %v\n"
+	wrong := strings.Replace(string(src), ret, "  %w = shufflevector <4 x float> %v, <4 x float> poison, <4 x i32> <i32 3, i32 2, i32 1, i32 0>\n  ret <4 x float> %w\n", 1)
+	if wrong == string(src) {
+		t.Fatal("the fixture's return was not found")
+	}
+	cmd := exec.Command("llvm-as-19", "-o", "-", "-")
+	cmd.Stdin = strings.NewReader(wrong)
+	bc, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ir, err := bitcode.ReadModule(bc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := &Module{Bitcode: bc, SHA256: "ci_sampler_reversed", Function: m.Function, artifacts: artifacts{IR: ir}}
+	if r := translateModule(context.Background(), bad); r.Status != pipeline.Passed {
+		t.Fatalf("translate the reversed kernel: %s %s", r.Code, r.Message)
+	}
+	m.Translation = bad.Translation
+	e := Emulator(EmulatorOptions{}).Run(context.Background(), m)
+	if e.Status != pipeline.Failed || e.Code != CodeEmulatorMismatch {
+		t.Fatalf("reversed components: %s %s %q %s, want %s", e.Status, e.Code, e.Detail, e.Message, CodeEmulatorMismatch)
+	}
+	t.Logf("caught: %s: %s", e.Detail, e.Message)
+}

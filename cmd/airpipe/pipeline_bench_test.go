@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"syscall"
 	"testing"
 	"time"
 
@@ -16,8 +17,9 @@ import (
 
 // llvmDisBatch times llvm-dis-19 reading and printing every distinct module
 // of the corpus, in batches of one process per 200 files: the yardstick for
-// this machine's speed (issue 19).
-func llvmDisBatch(b *testing.B) (time.Duration, int) {
+// this machine's speed (issue 19). It returns the wall time, the CPU time
+// of the llvm-dis processes and the number of modules.
+func llvmDisBatch(b *testing.B) (time.Duration, time.Duration, int) {
 	b.Helper()
 	tool, err := exec.LookPath("llvm-dis-19")
 	if err != nil {
@@ -33,6 +35,7 @@ func llvmDisBatch(b *testing.B) (time.Duration, int) {
 		files = append(files, p)
 	}
 	start := time.Now()
+	var cpu time.Duration
 	for i := 0; i < len(files); i += 200 {
 		cmd := exec.Command(tool, files[i:min(i+200, len(files))]...)
 		cmd.Dir = dir
@@ -41,36 +44,76 @@ func llvmDisBatch(b *testing.B) (time.Duration, int) {
 			// batch goes on with the next files.
 			b.Logf("llvm-dis-19: %v: %.200s", err, out)
 		}
+		if cmd.ProcessState != nil {
+			cpu += cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+		}
 	}
-	return time.Since(start), len(files)
+	return time.Since(start), cpu, len(files)
+}
+
+// rusageSnap is the CPU time of this process (self) and of its waited-for
+// children, and their peak resident sets.
+type rusageSnap struct {
+	self, children  time.Duration
+	selfRSS, kidRSS int64 // KiB
+}
+
+func getUsage(b *testing.B) rusageSnap {
+	b.Helper()
+	var s, c syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &s); err != nil {
+		b.Fatal(err)
+	}
+	if err := syscall.Getrusage(syscall.RUSAGE_CHILDREN, &c); err != nil {
+		b.Fatal(err)
+	}
+	cpu := func(r syscall.Rusage) time.Duration {
+		return time.Duration(r.Utime.Nano() + r.Stime.Nano())
+	}
+	return rusageSnap{cpu(s), cpu(c), s.Maxrss, c.Maxrss}
 }
 
 // BenchmarkPipelineVsLLVMDis runs the whole pipeline (container → emulator,
 // no stage cache, no reference cache) over AIRPIPE_CORPUS and llvm-dis-19
 // over the same distinct modules in one run, and reports both wall times,
-// their ratio (issue 19's goal: ≤ 26×) and the summed worker time of each
-// stage over the distinct modules.
+// their ratio (issue 19's goal: ≤ 26×), the pipeline's CPU time in this
+// process and in its children (llc-19, cc, spirv-val, the reference runs,
+// the emulator child), peak RSS, and the summed worker time of each stage
+// over the distinct modules. On a shared machine the wall times follow the
+// load; the CPU ratio (pipeline CPU, this process and its children, over
+// llvm-dis-19's CPU) moves much less. AIRPIPE_BENCH_OUT, when set, keeps the run's
+// results there (to compare two builds' rows).
 func BenchmarkPipelineVsLLVMDis(b *testing.B) {
 	root := corpustest.Root(b)
-	var pipe, dis time.Duration
+	var pipe, dis, disCPU, selfCPU, kidCPU time.Duration
 	var mods int
 	stageMS := map[string]int64{}
 	for b.Loop() {
-		d, n := llvmDisBatch(b)
+		d, c, n := llvmDisBatch(b)
 		dis += d
+		disCPU += c
 		mods = n
-		out := b.TempDir()
+		out := os.Getenv("AIRPIPE_BENCH_OUT")
+		if out == "" {
+			out = b.TempDir()
+		}
+		before := getUsage(b)
 		start := time.Now()
 		if code := run([]string{"run", "--out", out, "--progress", "none", "--no-cache", "--reference-cache", "",
 			"--stages", "container,reader,translate,compile,emulator", root}, io.Discard, io.Discard); code != 0 {
 			b.Fatalf("run: exit %d", code)
 		}
 		pipe += time.Since(start)
+		after := getUsage(b)
+		selfCPU += after.self - before.self
+		kidCPU += after.children - before.children
+		b.Logf("peak RSS: this process %d MiB, largest child %d MiB", after.selfRSS>>10, after.kidRSS>>10)
 		entries, err := os.ReadDir(out)
-		if err != nil || len(entries) != 1 {
+		if err != nil || len(entries) == 0 {
 			b.Fatalf("results: %v %v", entries, err)
 		}
-		_, rows, err := analytics.ReadRun(filepath.Join(out, entries[0].Name()))
+		sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
+		_, rows, err := analytics.ReadRun(filepath.Join(out, entries[len(entries)-1].Name()))
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -91,6 +134,10 @@ func BenchmarkPipelineVsLLVMDis(b *testing.B) {
 	b.ReportMetric(pipe.Seconds()/n, "pipeline-s")
 	b.ReportMetric(dis.Seconds()/n, "llvm-dis-s")
 	b.ReportMetric(float64(pipe)/float64(dis), "pipeline/llvm-dis")
+	b.ReportMetric(selfCPU.Seconds()/n, "self-cpu-s")
+	b.ReportMetric(kidCPU.Seconds()/n, "child-cpu-s")
+	b.ReportMetric(disCPU.Seconds()/n, "llvm-dis-cpu-s")
+	b.ReportMetric(float64(selfCPU+kidCPU)/float64(disCPU), "cpu/llvm-dis-cpu")
 	var names []string
 	for s := range stageMS {
 		names = append(names, s)
@@ -99,5 +146,7 @@ func BenchmarkPipelineVsLLVMDis(b *testing.B) {
 	for _, s := range names {
 		b.Logf("%-9s worker time %8.1f s (summed over distinct modules)", s, float64(stageMS[s])/1000/n)
 	}
-	b.Logf("%d distinct modules; pipeline %.1f s, llvm-dis-19 %.1f s: %.1f×", mods, pipe.Seconds()/n, dis.Seconds()/n, float64(pipe)/float64(dis))
+	b.Logf("%d distinct modules; pipeline %.1f s, llvm-dis-19 %.1f s: %.1f× (wall); CPU %.1f s (airpipe %.1f s, its children %.1f s), llvm-dis-19 %.2f s: %.1f× (cpu)",
+		mods, pipe.Seconds()/n, dis.Seconds()/n, float64(pipe)/float64(dis),
+		(selfCPU+kidCPU).Seconds()/n, selfCPU.Seconds()/n, kidCPU.Seconds()/n, disCPU.Seconds()/n, float64(selfCPU+kidCPU)/float64(disCPU))
 }

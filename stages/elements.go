@@ -72,11 +72,43 @@ func kindOfWord(k *cpuref.Kernel, index, w int) wordKind {
 	if index < cpuref.RenderTargetBase && !(k.Stage == "vertex" && index == cpuref.OutputBuffer) {
 		for _, b := range k.Buffers {
 			if b.Index == index {
+				if len(b.Members) > 0 {
+					return memberKind(b, w)
+				}
 				return elementKind(b.TypeName)
 			}
 		}
 	}
 	return wordBits
+}
+
+// memberKind is the kind of word w of a buffer of structs: the kind of
+// the member that holds the word's bytes (air.struct_type_info), e.g.
+// float for Metal's atomic<float> (metal::_atomic { float __s; }). A word
+// holding bytes of members of different kinds, part of a float, or only
+// padding, and every word of an element whose size is not a multiple of
+// 4, compare bit for bit.
+func memberKind(b cpuref.Buffer, w int) wordKind {
+	if b.ElementSize <= 0 || b.ElementSize%4 != 0 {
+		return wordBits // words straddle elements
+	}
+	start := (w * 4) % b.ElementSize
+	kind, found := wordBits, false
+	for _, m := range b.Members {
+		lo, hi := max(start, m.Offset), min(start+4, m.Offset+m.Size)
+		if lo >= hi {
+			continue
+		}
+		k := elementKind(m.TypeName)
+		if k == wordFloat && (lo != start || hi != start+4) {
+			k = wordBits // part of a float in this word
+		}
+		if found && k != kind {
+			return wordBits
+		}
+		kind, found = k, true
+	}
+	return kind
 }
 
 // lanes splits a word into its 16-bit lanes, low first.

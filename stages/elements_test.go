@@ -65,6 +65,19 @@ func typedResult(typeName string, denormsDisabled bool, want ...uint32) *cpuref.
 		Outputs: []cpuref.Data{{Index: 0, Bytes: buf}}}
 }
 
+// mem is a struct member at offset off of size bytes.
+func mem(off, size int, typeName string) cpuref.Member {
+	return cpuref.Member{Offset: off, Size: size, TypeName: typeName}
+}
+
+// structResult is typedResult for a buffer of structs of size bytes with
+// the given members (air.struct_type_info); denormals disabled.
+func structResult(size int, members []cpuref.Member, want ...uint32) *cpuref.Result {
+	r := typedResult("S", true, want...)
+	r.Kernel.Buffers[0].ElementSize, r.Kernel.Buffers[0].Members = size, members
+	return r
+}
+
 // fastMath marks a reference's kernel as compiled with nnan/ninf.
 func fastMath(r *cpuref.Result) *cpuref.Result {
 	r.Kernel.NoNaNsOrInfs = true
@@ -99,6 +112,12 @@ func TestCompareTyped(t *testing.T) {
 		{"denormal flushed, denormals disabled", typedResult("float", true, 0x00000001, 1), words(0, 1), pipeline.Passed, "denormals_flushed", "1"},
 		{"denormal flushed, denormals allowed", typedResult("float", false, 0x00000001, 1), words(0, 1), pipeline.Failed, "compared_as", "float"},
 		{"struct buffer bit for bit", typedResult("Uniforms", true, 0x00000001, 1), words(0, 1), pipeline.Failed, "compared_as", "bits"},
+		{"atomic<float> flushed denormal", structResult(4, []cpuref.Member{mem(0, 4, "float")}, 0x00000001), words(0, 1), pipeline.Passed, "denormals_flushed", "1"},
+		{"atomic<uint> bit for bit", structResult(4, []cpuref.Member{mem(0, 4, "uint")}, 0x00000001), words(0, 1), pipeline.Failed, "compared_as", "bits"},
+		{"struct {int; float}: the float word", structResult(8, []cpuref.Member{mem(0, 4, "int"), mem(4, 4, "float")}, 7, 0x00000001), words(7, 0), pipeline.Passed, "denormals_flushed", "1"},
+		{"struct {int; float}: the int word", structResult(8, []cpuref.Member{mem(0, 4, "int"), mem(4, 4, "float")}, 0xffc00000, 1), words(0x7fffffff, 1), pipeline.Failed, "compared_as", "bits"},
+		{"struct {half; short}: mixed word", structResult(4, []cpuref.Member{mem(0, 2, "half"), mem(2, 2, "short")}, 0x00017e01), words(0x00017e00, 1), pipeline.Failed, "compared_as", "bits"},
+		{"struct of 6 bytes straddles words", structResult(6, []cpuref.Member{mem(0, 4, "float"), mem(4, 2, "half")}, 0x00000001), words(0, 1), pipeline.Failed, "compared_as", "bits"},
 		{"fast math, reference NaN", fastMath(typedResult("float", false, 0xffc00000, 1)), words(0xff800000, 1), pipeline.Unjudged, "fast_math_undefined_words", "1"},
 		{"fast math, reference inf in a half lane", fastMath(typedResult("half2", false, 0x3c007c00, 1)), words(0x3c007bff, 1), pipeline.Unjudged, "fast_math_undefined_words", "1"},
 		{"fast math, a finite half lane differs too", fastMath(typedResult("half2", false, 0x3c007c00, 1)), words(0x3c017bff, 1), pipeline.Failed, "compared_as", "half"},

@@ -25,9 +25,9 @@ const (
 	capStorageImageWriteWithoutFormat = 56
 )
 
-// storageDims are the shapes a storage texture may have: those whose view a storage image
-// descriptor takes without cube compatibility.
-var storageDims = []TextureDim{Dim1D, Dim1DArray, Dim2D, Dim2DArray, Dim3D}
+// storageDims are the shapes a storage texture may have (a cube: its 6 faces, layer = face,
+// through a Cube view; no cube array).
+var storageDims = []TextureDim{Dim1D, Dim1DArray, Dim2D, Dim2DArray, Dim3D, DimCube}
 
 func storageDim(t TextureDim) bool {
 	for _, d := range storageDims {

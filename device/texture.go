@@ -81,7 +81,7 @@ type TextureSpec struct {
 	// A storage texture starts with every texel Texel.
 	Texel [4]uint32
 	// Storage makes a storage texture (a writable texture of the contract: Metal write or
-	// read_write access): kind 'f', 'i' or 'u', dim 1D, 1DArray, 2D, 2DArray or 3D, usage
+	// read_write access): kind 'f', 'i' or 'u', dim 1D, 1DArray, 2D, 2DArray, 3D or Cube, usage
 	// STORAGE | TRANSFER_SRC | TRANSFER_DST, in GENERAL layout for shaders; bind it with
 	// Binding.Texture to a STORAGE_IMAGE descriptor and read it back with Read. Shaders change
 	// it, so one storage texture serves one call at a time.
@@ -151,7 +151,7 @@ func (d *Device) NewTexture(spec TextureSpec) (*Texture, error) {
 	case spec.Kind == 'd' && !(math.Float32frombits(spec.Texel[0]) >= 0 && math.Float32frombits(spec.Texel[0]) <= 1):
 		return nil, argErr("NewTexture", -1, "depth %g (%#08x) is outside [0, 1]", math.Float32frombits(spec.Texel[0]), spec.Texel[0])
 	case spec.Storage && (spec.Kind == 'd' || !storageDim(spec.Dim)):
-		return nil, argErr("NewTexture", -1, "a storage texture of kind %q and dim %v: storage textures are 'f', 'i' or 'u' and 1D, 1DArray, 2D, 2DArray or 3D", spec.Kind, spec.Dim)
+		return nil, argErr("NewTexture", -1, "a storage texture of kind %q and dim %v: storage textures are 'f', 'i' or 'u' and 1D, 1DArray, 2D, 2DArray, 3D or Cube", spec.Kind, spec.Dim)
 	}
 	if err := spec.checkSamples(); err != nil {
 		return nil, err

@@ -27,13 +27,15 @@ const MaxStorageTextures = 16
 // gives every dimension's.
 const StorageTextureSize = TextureExtent * TextureExtent * TexelSize
 
-// StorageDims are the dimensions a writable texture may have (an array has one layer).
-var StorageDims = []string{"1d", "1d_array", "2d", "2d_array", "3d"}
+// StorageDims are the dimensions a writable texture may have (an array has one layer, a cube
+// six faces).
+var StorageDims = []string{"1d", "1d_array", "2d", "2d_array", "3d", "cube"}
 
 // StorageBytes is the byte size of a writable texture's buffer of dimension dim, 0 for a
 // dimension not in StorageDims: TexelSize bytes per texel, 4 texels in 1D (and a 1D array's
-// one layer), 4×4 in 2D (and a 2D array's one layer), 4×4×4 in 3D; texel (x, y, z) at byte
-// ((z·4 + y)·4 + x)·16.
+// one layer), 4×4 in 2D (and a 2D array's one layer), 4×4×4 in 3D, 4×4 on each of a cube's
+// 6 faces; texel (x, y, z) at byte ((z·4 + y)·4 + x)·16, z a cube's face (Metal's and
+// Vulkan's order: +X, −X, +Y, −Y, +Z, −Z).
 func StorageBytes(dim string) int {
 	switch dim {
 	case "1d", "1d_array":
@@ -42,6 +44,8 @@ func StorageBytes(dim string) int {
 		return StorageTextureSize
 	case "3d":
 		return TextureExtent * StorageTextureSize
+	case "cube":
+		return 6 * StorageTextureSize
 	}
 	return 0
 }
@@ -70,7 +74,7 @@ func StorageTexels(index int, kind byte, dim string) []byte {
 func checkStorage(tx Texture, detail string) error {
 	switch {
 	case !storageDim(tx.Dim):
-		return notJudgeable(KindTexture, detail, "a %s texture with %s access: the reference gives writable 1D, 2D and 3D textures and 1D and 2D arrays only", tx.Dim, tx.Access)
+		return notJudgeable(KindTexture, detail, "a %s texture with %s access: the reference gives writable 1D, 2D, 3D and cube textures and 1D and 2D arrays only", tx.Dim, tx.Access)
 	case tx.Kind == 'd':
 		return notJudgeable(KindTexture, detail, "a depth texture with %s access: the reference gives writable float, half, int and uint textures only", tx.Access)
 	case tx.Index >= MaxStorageTextures:
@@ -110,7 +114,7 @@ func writeOp(d declaration, dim, suffix string, refuse func(string, ...any) (str
 		return refuse("texel type %q is not one the reference writes (v4f32, v4f16, s.v4i32, u.v4i32)", suffix)
 	}
 	if !storageDim(dim) {
-		return refuse("the reference writes 1D, 2D and 3D textures and 1D and 2D arrays only")
+		return refuse("the reference writes 1D, 2D, 3D and cube textures and 1D and 2D arrays only")
 	}
 	value := 2 + len(readOperands[dim].indices)
 	if d.Ret != "void" || !allSane(d.Params) || len(d.Params) < value+2 || d.Params[0] != "ptr addrspace(1)" || d.Params[value] != want.ty {

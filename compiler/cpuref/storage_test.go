@@ -124,7 +124,8 @@ func TestStorageNotJudgeable(t *testing.T) {
 		{"2D write to a 3D texture", w, "writetex", KindTexture, "texture operand", []string{"texture2d<float, write>", "texture3d<float, write>"}},
 		{"writable texture index 16", w, "writetex", KindTexture, "texture2d<float, write> argument", []string{wmeta, strings.Replace(wmeta, "i32 2, i32 1", "i32 16, i32 1", 1)}},
 		{"3D write on a 2D coordinate", w, "writetex", KindTexture, "air.write_texture_3d.v4f32", []string{"@air.write_texture_2d.v4f32", "@air.write_texture_3d.v4f32"}},
-		{"writable cube", w, "writetex", KindTexture, "texturecube<float, write> argument", []string{"texture2d<float, write>", "texturecube<float, write>"}},
+		{"writable cube array", w, "writetex", KindTexture, "texturecube_array<float, write> argument", []string{"texture2d<float, write>", "texturecube_array<float, write>"}},
+		{"2D write to a cube", w, "writetex", KindTexture, "texture operand", []string{"texture2d<float, write>", "texturecube<float, write>"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := Run(context.Background(), assemble(t, replaceAll(t, c.ll, c.edits...)), c.entry, Options{})

@@ -197,7 +197,7 @@ func TestTextureNotJudgeable(t *testing.T) {
 	}{
 		{"read outside the texture", read, "readtex", KindOutOfBounds, "texture read", []string{"%coord = insertelement <2 x i32> %gid, i32 %x, i32 0", "%x4 = add i32 %x, 4\n  %coord = insertelement <2 x i32> %gid, i32 %x4, i32 0"}},
 		{"read at LOD 1", read, "readtex", KindOutOfBounds, "texture read", []string{"<2 x i32> %coord, i32 0, i32 1)", "<2 x i32> %coord, i32 1, i32 1)"}},
-		{"write access to a cube", read, "readtex", KindTexture, "texturecube<float, write> argument", []string{`!"air.read", !"air.arg_type_name", !"texture2d<float, read>"`, `!"air.write", !"air.arg_type_name", !"texturecube<float, write>"`}},
+		{"write access to a cube array", read, "readtex", KindTexture, "texturecube_array<float, write> argument", []string{`!"air.read", !"air.arg_type_name", !"texture2d<float, read>"`, `!"air.write", !"air.arg_type_name", !"texturecube_array<float, write>"`}},
 		{"depth multisample", read, "readtex", KindTexture, "depth2d_ms<float, read> argument", []string{"texture2d<float, read>", "depth2d_ms<float, read>"}},
 		{"array of textures", read, "readtex", KindTexture, "texture2d<float, read> argument", []string{"i32 3, i32 1, !\"air.read\"", "i32 3, i32 2, !\"air.read\""}},
 		{"a buffer read as a texture", read, "readtex", KindTexture, "texture operand", []string{"(ptr addrspace(1) %tex, <2 x i32>", "(ptr addrspace(1) %out, <2 x i32>"}},
@@ -264,7 +264,8 @@ func TestTextureOpForms(t *testing.T) {
 		{"declare void @air.write_texture_2d_array.i16.u.v4i32(ptr addrspace(1), <2 x i16>, i16, <4 x i32>, i16, i32)", true},
 		{"declare void @air.write_texture_1d.v4f32(ptr addrspace(1), i32, <4 x float>, i32, i32)", true},
 		{"declare void @air.write_texture_3d.v4f32(ptr addrspace(1), <2 x i32>, <4 x float>, i32, i32)", false},
-		{"declare void @air.write_texture_cube.v4f32(ptr addrspace(1), <2 x i32>, i32, <4 x float>, i32, i32)", false},
+		{"declare void @air.write_texture_cube.v4f32(ptr addrspace(1), <2 x i32>, i32, <4 x float>, i32, i32)", true},
+		{"declare void @air.write_texture_cube_array.v4f32(ptr addrspace(1), <2 x i32>, i32, i32, <4 x float>, i32, i32)", false},
 		{"declare float @air.sample_compare_depth_2d.f32(ptr addrspace(1), ptr addrspace(2), <2 x float>, float, i1, <2 x i32>, i1, float)", false},
 	} {
 		ds, err := declarations(parseText(c.decl))

@@ -123,12 +123,18 @@
 // the field no evidence decodes (constexpr sampler filters, address mode,
 // bits 0x..., words). air.gather_texture_2d[_array] (gather.go) returns the component it names
 // of the uniform texel in all four lanes (which texels and their order cannot show).
-// Multisample textures, texture buffers, other gathers, compares, size queries
-// and writes other than those below are set aside (KindTexture).
+// A texture2d_ms[_array] with read access (mstexture.go) is uniform in every one of its
+// MSSamples (4) samples: reads per sample check the sample index, size and sample-count
+// queries answer 4 and 4. Depth multisample textures, texture buffers, other gathers,
+// compares and writes other than those below are set aside (KindTexture).
+//
+// Undefined values (undef.go): when a function body uses undef scalars or vectors, the
+// reference is built and run a second time with each fixed to another constant; an output
+// that changes depends on a value LLVM and Metal leave undefined (KindUndefined).
 //
 // Writable textures (storage.go). An air.texture argument with write or read_write
-// access (Texture.Writable; Param.Storage) is a 1D, 2D or 3D texture or a one-layer 1D
-// or 2D array (StorageDims) of 4 texels per dimension, 16 bytes each (four 32-bit
+// access (Texture.Writable; Param.Storage) is a 1D, 2D, 3D or cube texture (6 faces,
+// face = z) or a one-layer 1D or 2D array (StorageDims) of 4 texels per dimension, 16 bytes each (four 32-bit
 // components: float, int or uint; a half texture is stored as 32-bit float, as the
 // device's storage image is), with Metal index 0..15 (MaxStorageTextures). It starts
 // with every texel TexelWords(index, kind) and is harness buffer
@@ -145,7 +151,7 @@
 // dimension, a write to a texture that is not writable and a read of a write-only
 // one (Metal forbids it) are set aside at run time (KindTexture, "texture operand").
 // The per-byte write-conflict check covers texels as it covers buffers: two
-// threads changing one texel is KindRace. Cubes, depth and indices beyond 15 are set
+// threads changing one texel is KindRace. Cube arrays, depth and indices beyond 15 are set
 // aside. The device binds the same texture as a STORAGE_IMAGE at binding 480+index
 // (compiler/translate/ABI.md) and reads it back in the same layout.
 //

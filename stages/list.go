@@ -11,6 +11,10 @@ import (
 type Options struct {
 	// Oracle names the reader's oracle: "" (none) or "llvm-dis".
 	Oracle string
+	// ReaderMemory is the reader's memory budget per module in bytes (0:
+	// DefaultReaderMemory): a module whose bitcode.AllocationBound exceeds
+	// it is refused as reader/over-budget before it is read.
+	ReaderMemory int64
 	// Compile configures the compile stage.
 	Compile CompileOptions
 	// Emulator configures the emulator stage.
@@ -24,7 +28,7 @@ type Options struct {
 func Default(o Options) []pipeline.Stage[*Module] {
 	return []pipeline.Stage[*Module]{
 		Container(),
-		Reader(o.Oracle == "llvm-dis"),
+		Reader(o.Oracle == "llvm-dis", o.ReaderMemory),
 		Translate(),
 		Compile(o.Compile),
 		Emulator(o.Emulator),

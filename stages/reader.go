@@ -27,17 +27,34 @@ const (
 	CodeOracleFailed = codes.ReaderOracleFailed
 )
 
+// DefaultReaderMemory is the reader's default memory budget per module
+// (4 GiB): modules up to about 32 MiB of bitcode are read.
+const DefaultReaderMemory = 4 << 30
+
 // Reader is the reader stage: our own bitcode reader builds the whole
 // module; with useOracle, its printed text must agree with llvm-dis-19's.
-func Reader(useOracle bool) pipeline.Stage[*Module] {
+func Reader(useOracle bool, memory int64) pipeline.Stage[*Module] {
+	if memory <= 0 {
+		memory = DefaultReaderMemory
+	}
 	version := readerVersion
 	if useOracle {
 		version += "+oracle-llvm-dis"
 	}
+	if memory != DefaultReaderMemory {
+		// A refusal under one budget is no verdict under another.
+		version += fmt.Sprintf("+memory-%d", memory)
+	}
 	return pipeline.Stage[*Module]{
 		Name: "reader", Version: version,
 		Needs: []string{ArtifactBitcode}, Provides: []string{ArtifactIR},
-		Run: func(ctx context.Context, m *Module) pipeline.Result { return readModule(ctx, m, useOracle) },
+		Run: func(ctx context.Context, m *Module) pipeline.Result {
+			if est := bitcode.AllocationBound(len(m.Bitcode)); est > uint64(memory) {
+				return pipeline.Fail(codes.ReaderOverBudget, fmt.Sprintf("%d bytes", len(m.Bitcode)),
+					fmt.Sprintf("a module of %d bytes may need up to %d bytes to read (128 per byte plus 1 MiB), more than the reader's budget of %d bytes (--reader-memory)", len(m.Bitcode), est, memory))
+			}
+			return readModule(ctx, m, useOracle)
+		},
 		// A cached pass only needs the module in memory again (no oracle).
 		Restore: func(_ context.Context, m *Module, _ pipeline.Result) error {
 			ir, err := bitcode.ReadModule(m.Bitcode)

@@ -87,6 +87,7 @@ type runOptions struct {
 	fusedRefs      bool
 	grid           string
 	allowEmpty     bool
+	readerMemory   int64
 	onlyFailed     string
 	library        string
 	function       string
@@ -118,6 +119,7 @@ func bindRunFlags(fs *pflag.FlagSet, o *runOptions) {
 	fs.StringVar(&o.grid, "grid", "", "dispatch every compute kernel over GROUPS/THREADS, e.g. 2x2x1/2x2x1 (threadgroups per grid / threads per threadgroup; x Y and Z may be left out); empty: by the kernel's position dimensions (16 threads in a line, 4x4, or 4x4x2)")
 	fs.BoolVar(&o.fusedRefs, "fused-references", false, "also store, in --reference-cache, the fused-multiply-add reference of every module whose AIR permits contraction (for a GPU host without LLVM)")
 	fs.BoolVar(&o.allowEmpty, "allow-empty", false, "exit 0 even when the paths hold no Metal library (by default such a run exits 4 and is marked incomplete)")
+	fs.Int64Var(&o.readerMemory, "reader-memory", stages.DefaultReaderMemory, "the reader's memory budget per module, in bytes: a module whose estimated cost (128 bytes per bitcode byte plus 1 MiB) exceeds it fails as reader/over-budget without being read")
 	fs.StringVar(&o.onlyFailed, "only-failed", "", "carry only the modules that failed in this previous run (a run directory, or a results directory's latest complete run), matched by library SHA-256 and function; with no PATH, the previous run's paths are walked")
 	fs.StringVar(&o.library, "library", "", "carry only libraries whose path (as the rows' source shows it) or base name matches this glob, e.g. '*angle*.metallib'")
 	fs.StringVar(&o.function, "function", "", "carry only functions whose name matches this regular expression (RE2, unanchored), e.g. '^blit'")
@@ -188,7 +190,7 @@ func buildStages(o runOptions) ([]pipeline.Stage[*stages.Module], error) {
 	if err != nil {
 		return nil, fmt.Errorf("--grid: %w", err)
 	}
-	list := stages.Default(stages.Options{Oracle: o.oracle,
+	list := stages.Default(stages.Options{Oracle: o.oracle, ReaderMemory: o.readerMemory,
 		Compile:  stages.CompileOptions{Targets: targets, ChildArgv: child, Timeout: o.timeout},
 		Emulator: stages.EmulatorOptions{ChildArgv: emuChild, ReferenceCache: o.referenceCache, PrecomputeFused: o.fusedRefs, Timeout: o.timeout, Grid: grid},
 		Device:   stages.DeviceOptions{Device: o.device, ChildArgv: emuChild, ReferenceCache: o.referenceCache, Timeout: o.timeout, Grid: grid},

@@ -168,6 +168,14 @@ const (
 	//
 	// Example detail: (empty)
 	ReaderOracleFailed Code = "reader/oracle-failed"
+
+	// ReaderOverBudget is a module the reader did not read because its
+	// estimated cost (bitcode.AllocationBound: 128 bytes per input byte
+	// plus 1 MiB) exceeds the reader's memory budget (run
+	// --reader-memory). The detail gives the module's size.
+	//
+	// Example detail: 52428800 bytes
+	ReaderOverBudget Code = "reader/over-budget"
 )
 
 // Translate codes: AIR to SPIR-V (compiler/translate, compiler/libwrap)

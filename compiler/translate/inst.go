@@ -7,7 +7,7 @@ import (
 
 // inst lowers one non-terminator, non-phi instruction.
 func (t *translator) inst(in air.Instruction) {
-	if t.fnConstAccess(in) || t.objectInst(in) {
+	if t.fnConstAccess(in) || t.objectInst(in) || t.oddInst(in) { // oddInst: intwidth.go
 		return
 	}
 	switch in := in.(type) {

@@ -165,6 +165,9 @@ func (t *translator) call(c *air.Call) {
 
 // intrinsic lowers the call; false means the name has no lowering.
 func (t *translator) intrinsic(c *air.Call, name string) (spirv.ID, bool) {
+	if oddCall(c) {
+		return 0, false // no lowering takes an odd-width integer (intwidth.go)
+	}
 	if strings.HasPrefix(name, "llvm.") {
 		return t.llvmIntrinsic(c, name)
 	}

@@ -225,6 +225,9 @@ func (t *translator) toU32(v air.Value) spirv.ID {
 	case 64:
 		return t.f.Op(spirv.OpUConvert, t.u32, id)
 	default:
+		if b := intBits(v.Type()); oddWidth(b) {
+			return t.signExtend32(id, v.Type(), b) // intwidth.go
+		}
 		return t.f.Op(spirv.OpSConvert, t.u32, id)
 	}
 }

@@ -393,7 +393,7 @@ func (t *translator) terminator(node int, in air.Instruction, fresh func() spirv
 		switch {
 		case it.Bits == 1:
 			c = t.f.Op(spirv.OpSelect, t.u32, c, t.b.ConstantU32(1), t.b.ConstantU32(0))
-		case it.Bits < 32:
+		case it.Bits < 32 && !oddWidth(it.Bits): // an odd width is its word (intwidth.go)
 			c = t.f.Op(spirv.OpUConvert, t.u32, c)
 		}
 		selection()

@@ -20,6 +20,9 @@ func (t *translator) typ(ty air.Type) spirv.ID {
 		case 8, 16, 32, 64:
 			return t.b.TypeInt(uint32(ty.Bits), false)
 		}
+		if oddWidth(ty.Bits) {
+			return t.u32 // held in a 32-bit word (intwidth.go)
+		}
 	case *air.FloatType:
 		switch ty.Kind {
 		case air.Half:
@@ -119,6 +122,9 @@ func (t *translator) constant(c air.Constant) spirv.ID {
 		case 64:
 			return t.b.Constant(ty, uint32(c.Bits), uint32(c.Bits>>32))
 		default:
+			if oddWidth(c.Typ.Bits) {
+				return t.b.Constant(ty, uint32(c.Bits)&(1<<uint(c.Typ.Bits)-1)) // intwidth.go
+			}
 			return t.b.Constant(ty, uint32(c.Bits))
 		}
 	case *air.ConstFloat:

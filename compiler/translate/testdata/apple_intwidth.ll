@@ -1,7 +1,8 @@
 ; Integers of widths no Metal type has (i2, i3, i6), as LLVM's optimiser
 ; narrows values known to fit: arithmetic wraps modulo 2^N, sext and ashr
 ; read bit N-1 as the sign, signed comparisons compare the N-bit values.
-; Thread tid writes eight words at out[8*tid].
+; A getelementptr index of type i3 is sign-extended. Thread tid writes
+; thirteen words at out[13*tid].
 target datalayout = "e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-f32:32:32-f64:64:64-v16:16:16-v24:32:32-v32:32:32-v48:64:64-v64:64:64-v96:128:128-v128:128:128-v192:256:256-v256:256:256-v512:512:512-v1024:1024:1024-n8:16:32"
 target triple = "air64-apple-macosx14.0.0"
 
@@ -29,7 +30,17 @@ entry:
   %ltz = zext i1 %lt to i32
   %q = udiv i6 %h, 5
   %qz = zext i6 %q to i32
-  %base = mul i32 %tid, 8
+  %sd = sdiv i6 %h, -3
+  %sdz = sext i6 %sd to i32
+  %sr = srem i6 %g, 5
+  %srz = sext i6 %sr to i32
+  %fl = sitofp i3 %c to float
+  %flb = bitcast float %fl to i32
+  %wide = sext i3 %c to i64
+  %wsh = shl i64 %wide, 33
+  %back = trunc i64 %wsh to i6
+  %bz = zext i6 %back to i32
+  %base = mul i32 %tid, 13
   %p0 = getelementptr i32, ptr addrspace(1) %out, i32 %base
   store i32 %s, ptr addrspace(1) %p0, align 4
   %p1 = getelementptr i32, ptr addrspace(1) %p0, i32 1
@@ -44,6 +55,18 @@ entry:
   store i32 %ltz, ptr addrspace(1) %p5, align 4
   %p6 = getelementptr i32, ptr addrspace(1) %p0, i32 6
   store i32 %qz, ptr addrspace(1) %p6, align 4
+  %p8 = getelementptr i32, ptr addrspace(1) %p0, i32 8
+  store i32 %sdz, ptr addrspace(1) %p8, align 4
+  %p9 = getelementptr i32, ptr addrspace(1) %p0, i32 9
+  store i32 %srz, ptr addrspace(1) %p9, align 4
+  %p10 = getelementptr i32, ptr addrspace(1) %p0, i32 10
+  store i32 %flb, ptr addrspace(1) %p10, align 4
+  %p11 = getelementptr i32, ptr addrspace(1) %p0, i32 11
+  store i32 %bz, ptr addrspace(1) %p11, align 4
+  %gp = getelementptr i32, ptr addrspace(1) %p5, i3 %c
+  %gv = load i32, ptr addrspace(1) %gp, align 4
+  %p12 = getelementptr i32, ptr addrspace(1) %p0, i32 12
+  store i32 %gv, ptr addrspace(1) %p12, align 4
   %sw = trunc i32 %tid to i3
   switch i3 %sw, label %other [ i3 -1, label %seven
                                 i3 2, label %two ]

@@ -50,6 +50,22 @@ func TestCoreImageNormalizedOnEmulator(t *testing.T) {
 	}
 }
 
+// TestVisibleTextureOnEmulator: a stitchable function whose air.visible
+// node types its parameters texture2d<half, sample> and sampler is wrapped
+// with a texture and a sampler of the wrapper's own and judged on lavapipe.
+func TestVisibleTextureOnEmulator(t *testing.T) {
+	emuNeed(t)
+	m, r := libraryRow(t, "visible_texture.ll", "tinted", mtlb.FunctionVisible)
+	if r.Status != pipeline.Passed {
+		t.Fatalf("translate: %s %s %q %s", r.Status, r.Code, r.Detail, r.Message)
+	}
+	e := Emulator(EmulatorOptions{}).Run(context.Background(), m)
+	t.Logf("%s %s %q %s %v", e.Status, e.Code, e.Detail, e.Message, e.Data)
+	if e.Status != pipeline.Passed {
+		t.Fatalf("emulator: %s %s %q (%s), want passed", e.Status, e.Code, e.Detail, e.Message)
+	}
+}
+
 // TestCoreImageSamplerFaultCaught: the SPIR-V of the same kernel with the
 // sample's components reversed, judged against the reference of the right
 // one, is a mismatch (the harness's texels differ by component): the

@@ -183,3 +183,21 @@ func handleMD(n int, s Slot, name string) air.Metadata {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// metadataHandle reports whether parameter param of fn, which an
+// air.visible node types as typeName, is a handle the wrapper gives: a
+// "texture2d<...>" used as a texture handle, or a "sampler" used as a
+// sampler handle.
+func metadataHandle(fn *air.Function, param int, typeName string) bool {
+	if param < 0 || param >= len(fn.Args) {
+		return false
+	}
+	h := handleOf(fn, fn.Args[param])
+	switch {
+	case strings.HasPrefix(typeName, "texture2d<"):
+		return h.role == "texture"
+	case typeName == "sampler":
+		return h.role == "sampler"
+	}
+	return false
+}

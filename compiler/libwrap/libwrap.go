@@ -189,7 +189,8 @@ func Wrap(m *air.Module, fn *air.Function, kind Kind) (*Wrapped, error) {
 
 // refuseByMetadata refuses the parameters an air.visible node describes as
 // textures, samplers or Core Image objects (by their Metal type name),
-// which the ABI gives no harness value.
+// which the ABI gives no harness value — except a texture2d or sampler
+// parameter the function uses as such a handle (handles.go).
 func refuseByMetadata(m *air.Module, fn *air.Function, refuse func(string, string, ...any) error) error {
 	eps, err := air.EntryPoints(m)
 	if err != nil {
@@ -201,6 +202,9 @@ func refuseByMetadata(m *air.Module, fn *air.Function, refuse func(string, strin
 		}
 		for _, in := range ep.Inputs {
 			n := in.ArgTypeName
+			if metadataHandle(fn, in.Param, n) {
+				continue // a 2D texture or sampler the wrapper gives (handles.go)
+			}
 			if strings.Contains(n, "texture") || strings.Contains(n, "sampler") || strings.HasPrefix(n, "coreimage::") {
 				return refuse("parameter type "+n, "parameter %d is a %s, which the wrapper ABI gives no value", in.Param, n)
 			}

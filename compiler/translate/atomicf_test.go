@@ -1,7 +1,6 @@
 package translate
 
 import (
-	"context"
 	"errors"
 	"reflect"
 	"testing"
@@ -20,13 +19,7 @@ func TestFloatAtomicsValidate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := spirv.Validate(context.Background(), out.SPIRV); err != nil {
-		var ve *spirv.ValidationError
-		if errors.As(err, &ve) {
-			t.Fatalf("spirv-val rejects: %s", ve.Output)
-		}
-		t.Fatal(err)
-	}
+	mustValidate(t, out.SPIRV)
 	counts := opcodeCounts(out.SPIRV)
 	// add and sub on the buffer, add and sub on threadgroup memory: four loops.
 	if counts[spirv.OpAtomicCompareExchange] != 4 || counts[spirv.OpLoopMerge] != 4 {

@@ -60,6 +60,19 @@ func needValidator(t testing.TB) {
 	}
 }
 
+// mustValidate fails the test unless spirv-val accepts spv, quoting the
+// validator's words.
+func mustValidate(t testing.TB, spv []byte) {
+	t.Helper()
+	if err := spirv.Validate(context.Background(), spv); err != nil {
+		var ve *spirv.ValidationError
+		if errors.As(err, &ve) {
+			t.Fatalf("spirv-val rejects: %s", ve.Output)
+		}
+		t.Fatal(err)
+	}
+}
+
 // TestFixtures translates every valid fixture, validates it with spirv-val,
 // and compares its disassembly and reflection with the golden files.
 func TestFixtures(t *testing.T) {
@@ -72,13 +85,7 @@ func TestFixtures(t *testing.T) {
 				t.Fatalf("Translate: %v", err)
 			}
 			ctx := context.Background()
-			if err := spirv.Validate(ctx, out.SPIRV); err != nil {
-				var ve *spirv.ValidationError
-				if errors.As(err, &ve) {
-					t.Fatalf("spirv-val rejects: %s", ve.Output)
-				}
-				t.Fatal(err)
-			}
+			mustValidate(t, out.SPIRV)
 			dis, err := spirv.Disassemble(ctx, out.SPIRV)
 			if err != nil {
 				t.Fatal(err)

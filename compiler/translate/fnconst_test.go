@@ -1,7 +1,6 @@
 package translate
 
 import (
-	"context"
 	"encoding/binary"
 	"errors"
 	"reflect"
@@ -75,13 +74,7 @@ func TestFunctionConstants(t *testing.T) {
 	if err != nil {
 		t.Fatalf("Translate: %v", err)
 	}
-	if err := spirv.Validate(context.Background(), out.SPIRV); err != nil {
-		var ve *spirv.ValidationError
-		if errors.As(err, &ve) {
-			t.Fatalf("spirv-val rejects: %s", ve.Output)
-		}
-		t.Fatal(err)
-	}
+	mustValidate(t, out.SPIRV)
 	want := []SpecConstant{
 		{ID: 100, Index: 0, Name: "flag", Type: "bool"},
 		{ID: 101, Index: 1, Name: "scale", Type: "float"},

@@ -1,7 +1,6 @@
 package translate
 
 import (
-	"context"
 	"errors"
 	"reflect"
 	"testing"
@@ -19,13 +18,7 @@ func TestFnConstDefined(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := spirv.Validate(context.Background(), out.SPIRV); err != nil {
-		var ve *spirv.ValidationError
-		if errors.As(err, &ve) {
-			t.Fatalf("spirv-val rejects: %s", ve.Output)
-		}
-		t.Fatal(err)
-	}
+	mustValidate(t, out.SPIRV)
 	want := []SpecConstant{
 		{ID: 107, Index: 7, Name: "pitch", Type: "ushort"},
 		{ID: 65643, Index: 7, Name: "pitch", Type: "bool", Defined: true},

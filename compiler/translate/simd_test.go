@@ -45,13 +45,7 @@ func TestSIMDFixtures(t *testing.T) {
 				t.Fatalf("Translate: %v", err)
 			}
 			ctx := context.Background()
-			if err := spirv.Validate(ctx, out.SPIRV); err != nil {
-				var ve *spirv.ValidationError
-				if errors.As(err, &ve) {
-					t.Fatalf("spirv-val rejects: %s", ve.Output)
-				}
-				t.Fatal(err)
-			}
+			mustValidate(t, out.SPIRV)
 			dis, err := spirv.Disassemble(ctx, out.SPIRV)
 			if err != nil {
 				t.Fatal(err)

@@ -11,7 +11,6 @@ import (
 
 	"github.com/airpipe/airpipe/compiler/air"
 	"github.com/airpipe/airpipe/compiler/bitcode"
-	"github.com/airpipe/airpipe/compiler/spirv"
 	"github.com/airpipe/airpipe/device"
 )
 
@@ -61,13 +60,7 @@ func TestSIMDMatrixExecuted(t *testing.T) {
 		t.Fatal(err)
 	}
 	needValidator(t)
-	if err := spirv.Validate(context.Background(), out.SPIRV); err != nil {
-		var ve *spirv.ValidationError
-		if errors.As(err, &ve) {
-			t.Fatalf("spirv-val rejects: %s", ve.Output)
-		}
-		t.Fatal(err)
-	}
+	mustValidate(t, out.SPIRV)
 	d, err := device.Open("lavapipe", device.Options{})
 	if err != nil {
 		t.Skipf("lavapipe cannot be opened here: %v", err)

@@ -1,7 +1,6 @@
 package translate
 
 import (
-	"context"
 	"errors"
 	"reflect"
 	"testing"
@@ -21,13 +20,7 @@ func TestMetal4TextureForms(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := spirv.Validate(context.Background(), out.SPIRV); err != nil {
-		var ve *spirv.ValidationError
-		if errors.As(err, &ve) {
-			t.Fatalf("spirv-val rejects: %s", ve.Output)
-		}
-		t.Fatal(err)
-	}
+	mustValidate(t, out.SPIRV)
 	var states []string
 	for _, b := range out.Reflection.Bindings {
 		if b.SamplerState != "" {

@@ -12,7 +12,6 @@ import (
 
 	"github.com/airpipe/airpipe/compiler/air"
 	"github.com/airpipe/airpipe/compiler/bitcode"
-	"github.com/airpipe/airpipe/compiler/spirv"
 )
 
 // translateText assembles LLVM text (a fixture with edits) and translates its one entry point.
@@ -48,13 +47,7 @@ func translateText(t *testing.T, text string) (*Output, error) {
 func validDisassembly(t *testing.T, out *Output) string {
 	t.Helper()
 	ctx := context.Background()
-	if err := spirv.Validate(ctx, out.SPIRV); err != nil {
-		var ve *spirv.ValidationError
-		if errors.As(err, &ve) {
-			t.Fatalf("spirv-val rejects: %s", ve.Output)
-		}
-		t.Fatal(err)
-	}
+	mustValidate(t, out.SPIRV)
 	// spirv-dis itself, for its friendly names (%v4float, %uint_2).
 	cmd := exec.CommandContext(ctx, "spirv-dis", "-")
 	cmd.Stdin = bytes.NewReader(out.SPIRV)

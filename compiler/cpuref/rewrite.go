@@ -127,7 +127,7 @@ func rewrite(t *textModule, k *Kernel) (string, error) {
 	}
 	all := strings.Join(defs, "")
 	b.WriteString(intrinsicDecls(t, all))
-	if len(k.Textures) > 0 || len(k.Samplers) > 0 || len(k.ConstexprSamplers) > 0 || strings.Contains(all, "@airpipe_texel(") {
+	if len(k.Textures) > 0 || len(k.Samplers) > 0 || len(k.ConstexprSamplers) > 0 || strings.Contains(all, "@airpipe_texel(") || strings.Contains(all, "@airpipe_storage_texel(") {
 		b.WriteString(textureSupport(k, all))
 	}
 	if strings.Contains(all, "@airpipe_atomic(") {

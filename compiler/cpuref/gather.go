@@ -45,23 +45,5 @@ func gatherOp(d declaration, rest string, refuse func(string, ...any) (string, e
 	fmt.Fprintf(&b, "  %%t = call <4 x i32> @airpipe_texel(ptr addrspace(1) %%a0, ptr addrspace(2) %%a1, i1 true, i32 %d, i32 %d)\n", want.kind, dimCode(dim))
 	fmt.Fprintf(&b, "  %%c = extractelement <4 x i32> %%t, i32 %%a%d\n  %%s = insertelement <4 x i32> poison, i32 %%c, i32 0\n", comp)
 	b.WriteString("  %w = shufflevector <4 x i32> %s, <4 x i32> poison, <4 x i32> zeroinitializer\n")
-	switch want.ty {
-	case "<4 x float>":
-		b.WriteString("  %v = bitcast <4 x i32> %w to <4 x float>\n")
-	case "<4 x half>":
-		// Every 'f' texel is exact in half, so the narrowing is exact.
-		b.WriteString("  %f = bitcast <4 x i32> %w to <4 x float>\n  %v = fptrunc <4 x float> %f to <4 x half>\n")
-	default:
-		b.WriteString("  %v = add <4 x i32> %w, zeroinitializer\n")
-	}
-	if resident {
-		fmt.Fprintf(&b, "  %%r0 = insertvalue %s poison, %s %%v, 0\n  %%r = insertvalue %s %%r0, i8 1, 1\n  ret %s %%r\n", ret, want.ty, ret, ret)
-	} else {
-		fmt.Fprintf(&b, "  ret %s %%v\n", ret)
-	}
-	var ps []string
-	for i, p := range d.Params {
-		ps = append(ps, fmt.Sprintf("%s %%a%d", p, i))
-	}
-	return fmt.Sprintf("define internal %s @%q(%s) {\nentry:\n%s}\n", ret, d.Name, strings.Join(ps, ", "), b.String()), nil
+	return finishTexel(&b, d.Name, ret, want.ty, resident, d.Params), nil
 }

@@ -329,28 +329,7 @@ func textureOp(d declaration) (string, error) {
 		}
 		fmt.Fprintf(&b, "  %%w = call <4 x i32> @airpipe_texel(ptr addrspace(1) %%a0, ptr addrspace(2) %%a1, i1 true, i32 %d, i32 %d)\n", want.kind, code)
 	}
-	switch want.ty {
-	case "<4 x float>":
-		b.WriteString("  %v = bitcast <4 x i32> %w to <4 x float>\n")
-	case "<4 x half>":
-		// Every 'f' texel is exact in half, so the narrowing is exact.
-		b.WriteString("  %f = bitcast <4 x i32> %w to <4 x float>\n  %v = fptrunc <4 x float> %f to <4 x half>\n")
-	case "float":
-		b.WriteString("  %e = extractelement <4 x i32> %w, i32 0\n  %v = bitcast i32 %e to float\n")
-	default:
-		b.WriteString("  %v = add <4 x i32> %w, zeroinitializer\n")
-	}
-	if resident {
-		// The i8 is residency: every texture the reference gives is resident (1).
-		fmt.Fprintf(&b, "  %%r0 = insertvalue %s poison, %s %%v, 0\n  %%r = insertvalue %s %%r0, i8 1, 1\n  ret %s %%r\n", ret, want.ty, ret, ret)
-	} else {
-		fmt.Fprintf(&b, "  ret %s %%v\n", ret)
-	}
-	var ps []string
-	for i, p := range d.Params {
-		ps = append(ps, fmt.Sprintf("%s %%a%d", p, i))
-	}
-	return fmt.Sprintf("define internal %s @%q(%s) {\nentry:\n%s}\n", ret, n, strings.Join(ps, ", "), b.String()), nil
+	return finishTexel(&b, n, ret, want.ty, resident, d.Params), nil
 }
 
 // readOperands are a read's operands after the texture, per dimension: the coordinate's
@@ -580,4 +559,34 @@ func sizeQueryOp(d declaration, query, dim string, refuse func(string, ...any) (
 		ps = append(ps, fmt.Sprintf("%s %%a%d", p, i))
 	}
 	return fmt.Sprintf("define internal i32 @%q(%s) {\nentry:\n%s}\n", d.Name, strings.Join(ps, ", "), b.String()), nil
+}
+
+// finishTexel ends a texture operation's definition: it converts the texel
+// words %w to the result type ty (float bits as they are, half narrowed —
+// exact, every 'f' texel is exact in half —, the first word for a scalar
+// float, integers as they are), returns it (with the residency byte, 1,
+// when the result is sparse) and wraps the body b into the definition of
+// name with params.
+func finishTexel(b *strings.Builder, name, ret, ty string, resident bool, params []string) string {
+	switch ty {
+	case "<4 x float>":
+		b.WriteString("  %v = bitcast <4 x i32> %w to <4 x float>\n")
+	case "<4 x half>":
+		b.WriteString("  %f = bitcast <4 x i32> %w to <4 x float>\n  %v = fptrunc <4 x float> %f to <4 x half>\n")
+	case "float":
+		b.WriteString("  %e = extractelement <4 x i32> %w, i32 0\n  %v = bitcast i32 %e to float\n")
+	default:
+		b.WriteString("  %v = add <4 x i32> %w, zeroinitializer\n")
+	}
+	if resident {
+		// The i8 is residency: every texture the reference gives is resident (1).
+		fmt.Fprintf(b, "  %%r0 = insertvalue %s poison, %s %%v, 0\n  %%r = insertvalue %s %%r0, i8 1, 1\n  ret %s %%r\n", ret, ty, ret, ret)
+	} else {
+		fmt.Fprintf(b, "  ret %s %%v\n", ret)
+	}
+	var ps []string
+	for i, p := range params {
+		ps = append(ps, fmt.Sprintf("%s %%a%d", p, i))
+	}
+	return fmt.Sprintf("define internal %s @%q(%s) {\nentry:\n%s}\n", ret, name, strings.Join(ps, ", "), b.String())
 }

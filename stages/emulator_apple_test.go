@@ -46,3 +46,37 @@ func TestEmulatorPack565(t *testing.T) {
 	}
 	t.Logf("%s %q %s", r.Status, r.Detail, r.Message)
 }
+
+// TestEmulatorNullTexture judges apple_null_texture.ll (is_null_texture of
+// a bound texture, then a read of it) on lavapipe against the reference,
+// whose is_null_texture is a null-pointer test (compiler/cpuref
+// nulltexture.go): it passes. The same AIR judged against a translation
+// that answers true (the kernel's 7.0 branch) is a mismatch.
+func TestEmulatorNullTexture(t *testing.T) {
+	emuNeed(t)
+	const fixture = "../compiler/translate/testdata/apple_null_texture.ll"
+	m := emuModule(t, fixture)
+	r := Emulator(EmulatorOptions{}).Run(context.Background(), m)
+	if r.Status != pipeline.Passed {
+		t.Fatalf("apple_null_texture.ll: %s %s %q %s %v", r.Status, r.Code, r.Detail, r.Message, r.Data)
+	}
+	t.Logf("%s %v", r.Status, r.Data)
+	src, err := os.ReadFile(fixture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	swapped := strings.Replace(string(src), "  br i1 %null, label %none, label %read", "  br i1 %null, label %read, label %none", 1)
+	if swapped == string(src) {
+		t.Fatal("the fixture's branch was not found")
+	}
+	wrong := filepath.Join(t.TempDir(), "apple_null_texture_true.ll")
+	if err := os.WriteFile(wrong, []byte(swapped), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m.Translation = emuModule(t, wrong).Translation
+	r = Emulator(EmulatorOptions{}).Run(context.Background(), m)
+	if r.Status != pipeline.Failed || r.Code != CodeEmulatorMismatch {
+		t.Fatalf("is_null_texture answered true: %s %s %q %s, want a mismatch", r.Status, r.Code, r.Detail, r.Message)
+	}
+	t.Logf("%s %q %s", r.Status, r.Detail, r.Message)
+}

@@ -137,7 +137,7 @@ func entryOf(m *Module) (*air.Module, air.EntryPoint, pipeline.Result, bool) {
 	}
 	if detail, ok := libwrap.DataOnly(m.IR); ok {
 		// Nothing to translate: neither a failure nor a pass.
-		r := pipeline.UnjudgedBecause("the module holds data only (no function with a body, no entry point): nothing to translate")
+		r := pipeline.UnjudgedBecause("the module holds data only (" + detail + ": no function with a body, no entry point): nothing to translate")
 		r.Code, r.Detail = libwrap.CodeDataOnly, detail
 		return nil, air.EntryPoint{}, r, false
 	}

@@ -127,6 +127,8 @@
 // MSSamples (4) samples: reads per sample check the sample index, size and sample-count
 // queries answer 4 and 4. Depth multisample textures, texture buffers, other gathers,
 // compares and writes other than those below are set aside (KindTexture).
+// air.is_null_texture_* (nulltexture.go) is a null-pointer test: false for
+// every texture argument.
 //
 // Undefined values (undef.go): when a function body uses undef scalars or vectors, the
 // reference is built and run a second time with each fixed to another constant; an output

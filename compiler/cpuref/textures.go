@@ -277,6 +277,9 @@ func textureOp(d declaration) (string, error) {
 	if r, found := strings.CutPrefix(n, "air.gather_texture_"); found {
 		return gatherOp(d, r, refuse) // gather.go
 	}
+	if def, isNull := nullTextureOp(d); isNull { // nulltexture.go
+		return def, nil
+	}
 	if !ok {
 		return refuse("the reference gives textures to sample, gather, read, write and query the size of (no comparisons, multisampled textures or depth writes)")
 	}

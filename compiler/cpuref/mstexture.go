@@ -125,21 +125,7 @@ func msRead(d declaration, dim, suffix string, refuse func(string, ...any) (stri
 	}
 	fmt.Fprintf(&b, "  br i1 %s, label %%in, label %%out\nout:\n  call void @airpipe_texture_oob()\n  unreachable\nin:\n", all)
 	fmt.Fprintf(&b, "  %%w = call <4 x i32> @airpipe_texel(ptr addrspace(1) %%a0, ptr addrspace(2) null, i1 false, i32 %d, i32 %d)\n", want.kind, dimCode(dim))
-	switch want.ty {
-	case "<4 x float>":
-		b.WriteString("  %v = bitcast <4 x i32> %w to <4 x float>\n")
-	case "<4 x half>":
-		// Every 'f' texel is exact in half, so the narrowing is exact.
-		b.WriteString("  %f = bitcast <4 x i32> %w to <4 x float>\n  %v = fptrunc <4 x float> %f to <4 x half>\n")
-	default:
-		b.WriteString("  %v = add <4 x i32> %w, zeroinitializer\n")
-	}
-	fmt.Fprintf(&b, "  ret %s %%v\n", want.ty)
-	var ps []string
-	for i, p := range d.Params {
-		ps = append(ps, fmt.Sprintf("%s %%a%d", p, i))
-	}
-	return fmt.Sprintf("define internal %s @%q(%s) {\nentry:\n%s}\n", want.ty, d.Name, strings.Join(ps, ", "), b.String()), nil
+	return finishTexel(&b, d.Name, want.ty, want.ty, false, d.Params), nil // textures.go
 }
 
 // DimSamples is the sample count of a texture of dimension dim (a Texture.Dim) as the

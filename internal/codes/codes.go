@@ -11,7 +11,7 @@
 // fails too when a code-shaped string literal ("stage/kebab-name") appears
 // in the Go sources without being declared here.
 //
-// Exec stages (stages/exec.go) name codes of their own from their
+// Exec stages (pipeline/execstage) name codes of their own from their
 // configuration; those are the user's and are not listed here, except the
 // three suffixes every exec stage may produce (Suffix).
 package codes
@@ -595,7 +595,7 @@ const (
 // "<stage>/suffix".
 type Suffix string
 
-// The exec stages' codes (stages/exec.go).
+// The exec stages' codes (pipeline/execstage).
 const (
 	// ToolFailed is a tool that failed with no classification rule
 	// matching its output; the message holds its last lines. The detail is

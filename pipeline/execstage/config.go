@@ -1,4 +1,4 @@
-package stages
+package execstage
 
 import (
 	"bytes"
@@ -14,21 +14,21 @@ import (
 	"time"
 )
 
-// ExecConfig is a stage configuration file (docs/stages.md): the exec
+// Config is a stage configuration file (docs/stages.md): the exec
 // stages to run and where each goes in the stage list.
-type ExecConfig struct {
+type Config struct {
 	// WorkDir is the base of the modules' work directories; "" means
 	// os.TempDir()/airpipe-work. Relative paths are relative to the file.
 	WorkDir string `json:"workdir,omitempty"`
 	// Stages are the exec stages, placed in file order.
-	Stages []ExecStageConfig `json:"stages"`
+	Stages []StageConfig `json:"stages"`
 
 	// path and dir are where the file was read from ("" for in-memory).
 	path, dir string
 }
 
-// ExecStageConfig is one exec stage: a tool run once per distinct module.
-type ExecStageConfig struct {
+// StageConfig is one exec stage: a tool run once per distinct module.
+type StageConfig struct {
 	// Name labels the tool; it is the stage's name unless Replace is set,
 	// in which case the stage keeps the replaced stage's name.
 	Name string `json:"name"`
@@ -62,7 +62,7 @@ type ExecStageConfig struct {
 	// {workdir}/<name>.out after a pass. Protocol "exit" only.
 	StdoutArtifact string `json:"stdout_artifact,omitempty"`
 	// Rules classify the tool's output (protocol "exit" only).
-	Rules []ExecRule `json:"rules,omitempty"`
+	Rules []Rule `json:"rules,omitempty"`
 	// DefaultCode is the code of an unmatched failure; default
 	// "<stage>/tool-failed".
 	DefaultCode string `json:"default_code,omitempty"`
@@ -71,8 +71,8 @@ type ExecStageConfig struct {
 	TailLines int `json:"tail_lines,omitempty"`
 }
 
-// ExecRule is one classification rule over a tool's output.
-type ExecRule struct {
+// Rule is one classification rule over a tool's output.
+type Rule struct {
 	// Kind is "outcome" (default: first matching rule decides), "missing"
 	// (an outcome rule whose every match is also a missing feature) or
 	// "feature" (every match is a feature; never decides the outcome).
@@ -96,7 +96,7 @@ type ExecRule struct {
 
 // Defaults and limits of exec stages.
 const (
-	DefaultExecTimeout   = 60 * time.Second
+	DefaultTimeout       = 60 * time.Second
 	defaultTailLines     = 10
 	maxTailLines         = 200
 	maxExecConfigSize    = 1 << 20
@@ -113,10 +113,10 @@ const (
 	streamBoth           = "both"
 	streamStdout         = "stdout"
 	streamStderr         = "stderr"
-	placeholderWorkdir   = "workdir"
-	placeholderBitcode   = "bitcode"
-	placeholderMetallib  = "metallib"
-	placeholderFunction  = "function"
+	PlaceholderWorkdir   = "workdir"
+	PlaceholderBitcode   = "bitcode"
+	PlaceholderMetallib  = "metallib"
+	PlaceholderFunction  = "function"
 	reservedArtifactText = "bitcode, metallib, function and workdir are reserved"
 )
 
@@ -126,9 +126,9 @@ var (
 	envKeyPattern = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 )
 
-// LoadExecConfig reads and checks a stage configuration file. Errors name
+// Load reads and checks a stage configuration file. Errors name
 // the file, the stage, the field and the byte offset.
-func LoadExecConfig(path string) (*ExecConfig, error) {
+func Load(path string) (*Config, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -145,7 +145,7 @@ func LoadExecConfig(path string) (*ExecConfig, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := ParseExecConfig(data, filepath.Dir(abs))
+	cfg, err := Parse(data, filepath.Dir(abs))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -153,11 +153,11 @@ func LoadExecConfig(path string) (*ExecConfig, error) {
 	return cfg, nil
 }
 
-// ParseExecConfig decodes and checks a stage configuration. Unknown keys
+// Parse decodes and checks a stage configuration. Unknown keys
 // are refused by name. dir resolves relative program and work-directory
 // paths.
-func ParseExecConfig(data []byte, dir string) (*ExecConfig, error) {
-	cfg := &ExecConfig{dir: dir}
+func Parse(data []byte, dir string) (*Config, error) {
+	cfg := &Config{dir: dir}
 	var probe any
 	if err := json.Unmarshal(data, &probe); err != nil {
 		var se *json.SyntaxError
@@ -247,20 +247,20 @@ func ParseExecConfig(data []byte, dir string) (*ExecConfig, error) {
 // stageWire decodes a stage with its rules kept raw, so that an error in a
 // rule can name the rule.
 type stageWire struct {
-	ExecStageConfig
+	StageConfig
 	Rules []json.RawMessage `json:"rules,omitempty"`
 }
 
-func decodeStage(raw json.RawMessage) (ExecStageConfig, error) {
+func decodeStage(raw json.RawMessage) (StageConfig, error) {
 	var loose struct{ Name string }
 	_ = json.Unmarshal(raw, &loose)
 	var w stageWire
 	if err := strictDecode(raw, &w); err != nil {
-		return ExecStageConfig{Name: loose.Name}, err
+		return StageConfig{Name: loose.Name}, err
 	}
-	sc := w.ExecStageConfig
+	sc := w.StageConfig
 	for i, r := range w.Rules {
-		var rule ExecRule
+		var rule Rule
 		if err := strictDecode(r, &rule); err != nil {
 			return sc, fmt.Errorf("rules[%d]: %w", i, err)
 		}
@@ -276,7 +276,7 @@ func strictDecode(raw []byte, v any) error {
 	if err := dec.Decode(v); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
-			return fmt.Errorf("field %q: %s is not a %s", strings.TrimPrefix(te.Field, "ExecStageConfig."), te.Value, te.Type)
+			return fmt.Errorf("field %q: %s is not a %s", strings.TrimPrefix(te.Field, "StageConfig."), te.Value, te.Type)
 		}
 		return errors.New(strings.TrimPrefix(err.Error(), "json: "))
 	}
@@ -284,7 +284,7 @@ func strictDecode(raw []byte, v any) error {
 }
 
 // check validates one stage and resolves its relative program paths.
-func (sc *ExecStageConfig) check(dir string) error {
+func (sc *StageConfig) check(dir string) error {
 	if !namePattern.MatchString(sc.Name) {
 		return fmt.Errorf(`field "name": %q is not a name (lower-case letters, digits, - and _, starting with a letter)`, sc.Name)
 	}
@@ -392,13 +392,13 @@ func checkArtifact(name, path string) error {
 		return fmt.Errorf("%q is not a name", name)
 	}
 	switch name {
-	case placeholderBitcode, placeholderMetallib, placeholderFunction, placeholderWorkdir:
+	case PlaceholderBitcode, PlaceholderMetallib, PlaceholderFunction, PlaceholderWorkdir:
 		return fmt.Errorf("%q is not an artifact name: %s", name, reservedArtifactText)
 	}
 	if _, err := parseTemplate(path); err != nil {
 		return err
 	}
-	rest, ok := strings.CutPrefix(path, "{"+placeholderWorkdir+"}/")
+	rest, ok := strings.CutPrefix(path, "{"+PlaceholderWorkdir+"}/")
 	if !ok {
 		return fmt.Errorf("%q must start with {workdir}/", path)
 	}
@@ -413,7 +413,7 @@ func checkArtifact(name, path string) error {
 	return nil
 }
 
-func (r *ExecRule) check() error {
+func (r *Rule) check() error {
 	if r.Kind == "" {
 		r.Kind = ruleOutcome
 	}

@@ -38,6 +38,9 @@ type progress struct {
 	failed atomic.Int64
 	// walked is set when the walk has returned: every file is found.
 	walked atomic.Bool
+	// mu guards samples, the recent progress the ETA's rate comes from.
+	mu      sync.Mutex
+	samples []rateSample
 	// verdicts is written by the collector goroutine only and read after
 	// the engine returns.
 	verdicts map[string]int64
@@ -113,9 +116,11 @@ func (p *progress) total() int64 { return p.modules.Load() + p.pending.Load() }
 // total (a lower bound while files are still being found), elapsed time,
 // rate, an ETA once the total is known, and failures so far.
 func (p *progress) overall() string {
-	el := time.Since(p.start)
+	now := time.Now()
+	el := now.Sub(p.start)
 	done, total := p.done.Load(), p.total()
 	rate := float64(done) / max(el.Seconds(), 0.001)
+	recent := p.recentRate(now, done, rate)
 	s := fmt.Sprintf("[%s] modules %d of %d", el.Truncate(time.Second), done, total)
 	eta := "ETA after discovery"
 	if p.discovering() {
@@ -124,9 +129,36 @@ func (p *progress) overall() string {
 		if total > 0 {
 			s += fmt.Sprintf(" (%.0f%%)", 100*float64(done)/float64(total))
 		}
-		eta = "ETA " + etaOf(done, total, rate)
+		eta = "ETA " + etaOf(done, total, recent)
 	}
 	return s + fmt.Sprintf(", %.0f/s, %s, %d failed", rate, eta, p.failed.Load())
+}
+
+// rateWindow is how far back the ETA's rate looks: the last modules of a
+// run are often the slow ones, so the average since the start promises
+// too early an end.
+const rateWindow = time.Minute
+
+// recentRate is the rate over about the last rateWindow, from the samples
+// overall keeps (the average since the start until a window has passed).
+func (p *progress) recentRate(now time.Time, done int64, average float64) float64 {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.samples = append(p.samples, rateSample{now, done})
+	for len(p.samples) > 2 && now.Sub(p.samples[1].at) >= rateWindow {
+		p.samples = p.samples[1:]
+	}
+	first := p.samples[0]
+	if now.Sub(first.at) < rateWindow {
+		return average
+	}
+	return float64(done-first.done) / now.Sub(first.at).Seconds()
+}
+
+// rateSample is the number of modules done at a moment.
+type rateSample struct {
+	at   time.Time
+	done int64
 }
 
 // etaOf is the time left at rate for total-done modules.

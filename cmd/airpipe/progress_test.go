@@ -1,10 +1,12 @@
 package main
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/airpipe/airpipe/corpus"
 	"github.com/airpipe/airpipe/pipeline"
@@ -59,5 +61,32 @@ func TestProgressTotals(t *testing.T) {
 				t.Errorf("%s: %q has %q", s.name, line, w)
 			}
 		}
+	}
+}
+
+// TestProgressRecentRate: the ETA's rate is the average until a minute has
+// passed, then the rate over about the last minute, so slow last modules
+// are not promised the early modules' pace.
+func TestProgressRecentRate(t *testing.T) {
+	p := newProgress(nil)
+	t0 := p.start
+	steps := []struct {
+		after   time.Duration
+		done    int64
+		average float64
+		want    float64
+	}{
+		{0, 0, 0, 0},
+		{30 * time.Second, 100, 100.0 / 30, 100.0 / 30},
+		{90 * time.Second, 110, 110.0 / 90, 10.0 / 60},
+		{150 * time.Second, 110, 110.0 / 150, 0},
+	}
+	for _, s := range steps {
+		if got := p.recentRate(t0.Add(s.after), s.done, s.average); math.Abs(got-s.want) > 1e-9 {
+			t.Errorf("at %s, %d done: rate %g, want %g", s.after, s.done, got, s.want)
+		}
+	}
+	if got := etaOf(110, 200, 0); got != "unknown" {
+		t.Errorf("no progress in the last minute: ETA %q, want unknown", got)
 	}
 }

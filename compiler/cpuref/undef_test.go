@@ -1,0 +1,61 @@
+package cpuref
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"strings"
+	"testing"
+)
+
+// TestUndefVariant checks which undef operands the variant replaces and with what.
+func TestUndefVariant(t *testing.T) {
+	for _, c := range []struct {
+		in, want string
+	}{
+		{"  %r = phi i32 [ undef, %a ], [ %m, %b ]", "  %r = phi i32 [ -91, %a ], [ %m, %b ]"},
+		{"  %r = phi fast <2 x float> [ undef, %a ], [ %m, %b ]", "  %r = phi fast <2 x float> [ <float -1.360000e+02, float -1.360000e+02>, %a ], [ %m, %b ]"},
+		{"  %v = insertelement <2 x half> undef, half %h, i32 0", "  %v = insertelement <2 x half> <half -1.360000e+02, half -1.360000e+02>, half %h, i32 0"},
+		{"  %s = select i1 %c, i1 undef, i1 %d", "  %s = select i1 %c, i1 true, i1 %d"},
+		{"  %s = shufflevector <2 x float> %a, <2 x float> undef, <4 x i32> <i32 0, i32 undef, i32 1, i32 1>", ""},
+		{"@g = internal global i32 undef", ""},
+		{"  %x = insertvalue { i32, float } undef, i32 1, 0", ""},
+	} {
+		got, changed := undefVariant(c.in)
+		if c.want == "" {
+			if changed || got != c.in {
+				t.Errorf("%q: changed to %q", c.in, got)
+			}
+			continue
+		}
+		if !changed || got != c.want {
+			t.Errorf("%q: got %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// TestUndefOutput runs a kernel whose output is a phi's undef unless the value it reads has a
+// case: with the case it runs (its insertelement's undef lane is overwritten and changes
+// nothing), without it the output is set aside as undefined.
+func TestUndefOutput(t *testing.T) {
+	needTools(t)
+	ll := readFixture(t, "testdata/undef_output.ll")
+	res, err := RunText(context.Background(), strings.Replace(ll, "i32 KIND", "i32 13", 1), "undef_out", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range res.Outputs {
+		if o.Index == 1 {
+			for tid := range 16 {
+				if got := binary.LittleEndian.Uint32(o.Bytes[4*tid:]); got != uint32(3*tid) {
+					t.Errorf("thread %d: %d, want %d", tid, got, 3*tid)
+				}
+			}
+		}
+	}
+	_, err = RunText(context.Background(), strings.Replace(ll, "i32 KIND", "i32 99", 1), "undef_out", Options{})
+	var nj *NotJudgeableError
+	if !errors.As(err, &nj) || nj.Kind != KindUndefined || !strings.Contains(nj.Reason, "buffer 1") {
+		t.Fatalf("got %v, want %s naming buffer 1", err, KindUndefined)
+	}
+}

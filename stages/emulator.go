@@ -530,7 +530,7 @@ func dispatch(ctx context.Context, dev *device.Device, spirv []byte, entry strin
 			done = true
 			return nil, pipeline.Fail(CodeEmulatorInterface, "texture "+strconv.Itoa(t.Index), fmt.Sprintf("the reference gives texture %d the shape %q, which the device stage cannot make", t.Index, t.Dim))
 		}
-		tex, err := dev.NewTexture(device.TextureSpec{Dim: dim, Kind: t.Kind, Texel: t.Texel, Storage: t.Writable()})
+		tex, err := dev.NewTexture(device.TextureSpec{Dim: dim, Kind: t.Kind, Texel: t.Texel, Storage: t.Writable(), Samples: uint32(t.Samples)})
 		if err != nil {
 			done = true
 			if errors.Is(err, device.ErrUnavailable) {
@@ -698,7 +698,7 @@ func viewShapeMatches(b translate.Binding, refShape string) (pipeline.Result, bo
 	}
 	want, known := textureDims[refShape]
 	got, err := device.TextureDimOf(b.Dim, b.Arrayed)
-	if known && err == nil && got == want && !b.Multisampled {
+	if known && err == nil && got == want && b.Multisampled == (cpuref.DimSamples(refShape) > 0) {
 		return pipeline.Result{}, true
 	}
 	declared := b.Dim

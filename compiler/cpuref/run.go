@@ -343,6 +343,9 @@ func runText(ctx context.Context, ll, entry string, opts Options, usesSIMD *bool
 		return nil, err
 	}
 	res.Outputs, err = executeFamilies(ctx, dir, exe, k, res, opts)
+	if err == nil {
+		err = checkUndefined(ctx, dir, host, k, res.Inputs, res.Outputs, opts) // undef.go
+	}
 	if err != nil {
 		return nil, err
 	}

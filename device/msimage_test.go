@@ -1,6 +1,9 @@
 package device
 
-import "testing"
+import (
+	"errors"
+	"testing"
+)
 
 // TestTextureSamples checks which sample counts and shapes a TextureSpec may ask for, and
 // that a multisampled image descriptor takes multisample textures only.
@@ -29,5 +32,25 @@ func TestTextureSamples(t *testing.T) {
 	}
 	if matchImage(ms, one) == nil || matchImage(ss, four) == nil {
 		t.Error("a texture of the other sample kind matches")
+	}
+}
+
+// TestNewMultisampleTexture makes multisample textures on the device: 4 samples (what Vulkan
+// requires for sampled colour and depth images) of each kind, and refuses by ErrUnavailable a
+// count the device does not make (64: no device here has it).
+func TestNewMultisampleTexture(t *testing.T) {
+	d := openDevice(t, Options{})
+	for _, kind := range []byte{'f', 'i', 'u', 'd'} {
+		tex, err := d.NewTexture(TextureSpec{Dim: Dim2D, Kind: kind, Samples: 4})
+		if err != nil {
+			t.Fatalf("%c: %v", kind, err)
+		}
+		tex.Free()
+	}
+	if _, err := d.NewTexture(TextureSpec{Dim: Dim2DArray, Kind: 'f', Samples: 64}); !errors.Is(err, ErrUnavailable) {
+		t.Errorf("64 samples: got %v, want ErrUnavailable", err)
+	}
+	if err := d.Err(); err != nil {
+		t.Fatalf("the device was lost: %v", err)
 	}
 }

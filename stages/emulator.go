@@ -381,6 +381,9 @@ func (e *emulator) run(ctx context.Context, m *Module) pipeline.Result {
 	if p := ref.Kernel.Predicates(); p != "" {
 		r.Data["function_constant_predicates"] = p
 	}
+	if a := ref.Kernel.FunctionConstantSearch; a != "" {
+		r.Data["function_constant_assignment"] = a // compiler/cpuref/fcsearch.go
+	}
 	if ref.InputFamily != "" && len(ref.Kernel.Buffers) > 0 {
 		r.Data["input_family"] = ref.InputFamily
 	}

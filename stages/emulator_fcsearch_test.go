@@ -1,0 +1,88 @@
+package stages
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/airpipe/airpipe/compiler/cpuref"
+	"github.com/airpipe/airpipe/pipeline"
+)
+
+// TestEmulatorFunctionConstantSearch judges fc_shared_slot.ll (three
+// conditional buffers on buffer 1 under predicates of three bools): the
+// contract's values (all true) put them all on the slot, so the reference
+// searches and keeps useA = useB = false (inC alone, addBias still true);
+// the device is specialised with the same words and passes, and the row
+// records the assignment.
+func TestEmulatorFunctionConstantSearch(t *testing.T) {
+	emuNeed(t)
+	m := emuModule(t, "testdata/emulator/fc_shared_slot.ll")
+	r := Emulator(EmulatorOptions{}).Run(context.Background(), m)
+	if r.Status != pipeline.Passed {
+		t.Fatalf("fc_shared_slot.ll: %s %s %q %s", r.Status, r.Code, r.Detail, r.Message)
+	}
+	for key, want := range map[string]string{
+		"function_constants":           "0 bool useA=0x0, 1 bool useB=0x0, 2 bool useC=0x1, 3 bool addBias=0x1",
+		"function_constant_predicates": "inA: useA=false, inB: useB=false, inC: useC=true",
+		"function_constant_assignment": "useA=false, useB=false, the rest as the contract (assignment 5 tried",
+	} {
+		if got := r.Data[key]; !strings.HasPrefix(got, want) {
+			t.Fatalf("data %s = %q, want %q…", key, got, want)
+		}
+	}
+	t.Logf("%s %v", r.Status, r.Data)
+}
+
+// TestEmulatorCatchesOtherSpecialization plants a fault: the device is
+// specialised with another assignment than the one the reference judged —
+// the contract's (every bool true: the shader takes inA's path), useB true
+// (inB's path, over inC's bytes) or addBias false (no bias) — while the
+// reference and the bindings stay the search's. Each is a mismatch (or a
+// refusal), never a pass; the search's own words pass on the same device.
+func TestEmulatorCatchesOtherSpecialization(t *testing.T) {
+	emuNeed(t)
+	m := emuModule(t, "testdata/emulator/fc_shared_slot.ll")
+	ref, dev := referenceAndLavapipe(t, m, "pick3")
+	if ref.Kernel.FunctionConstantSearch == "" {
+		t.Fatal("the reference kept the contract's values: two buffers on one slot went unnoticed")
+	}
+	for _, c := range []struct {
+		name  string
+		words map[int]uint32 // index → word, replacing the reference's
+	}{
+		{"contract", map[int]uint32{0: 1, 1: 1, 2: 1, 3: 1}},
+		{"useB true", map[int]uint32{1: 1}},
+		{"addBias false", map[int]uint32{3: 0}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			k := *ref.Kernel
+			k.FunctionConstants = append([]cpuref.FunctionConstant(nil), k.FunctionConstants...)
+			for i := range k.FunctionConstants {
+				if w, ok := c.words[k.FunctionConstants[i].Index]; ok {
+					k.FunctionConstants[i].Word = w
+				}
+			}
+			wrong := *ref
+			wrong.Kernel = &k
+			got, res := dispatch(context.Background(), dev, m.Translation.SPIRV, "pick3", &wrong, nil, nil, nil)
+			if got == nil {
+				if res.Status == pipeline.Passed {
+					t.Fatal("no output and a pass")
+				}
+				t.Logf("refused: %s %s %q", res.Status, res.Code, res.Detail)
+				return
+			}
+			if r := compare(ref, got); r.Status == pipeline.Passed || r.Code != CodeEmulatorMismatch {
+				t.Fatalf("device specialised otherwise (%s): %s %s %q", c.name, r.Status, r.Code, r.Detail)
+			}
+		})
+	}
+	right, res := dispatch(context.Background(), dev, m.Translation.SPIRV, "pick3", ref, nil, nil, nil)
+	if right == nil {
+		t.Fatalf("dispatch: %s %s", res.Code, res.Message)
+	}
+	if r := compare(ref, right); r.Status != pipeline.Passed {
+		t.Fatalf("the search's words: %s %s %q", r.Status, r.Code, r.Detail)
+	}
+}

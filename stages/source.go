@@ -1,16 +1,13 @@
 package stages
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
-	"syscall"
 
 	"github.com/airpipe/airpipe/corpus"
 	"github.com/airpipe/airpipe/corpus/mtlb"
@@ -100,75 +97,42 @@ func changedUnderRun(e corpus.Entry, what string) pipeline.Expansion[*Module] {
 	return pipeline.Expansion[*Module]{Items: modulesOf(lib), Verdict: VerdictLibrary}
 }
 
-// scanFile maps a non-library file and loads every blob found in it. The
-// mapping is guarded: a file that shrinks under the mapping faults on the
-// pages past its new end, which is caught and makes the file a
-// container/file-changed row instead of killing the process (SIGBUS); so
-// does a file whose size or modification time differ once scanned.
+// scanFile scans a non-library file for embedded libraries and bare
+// modules (corpus.ScanFile); a file that changed under the scan becomes a
+// container/file-changed row.
 func scanFile(e corpus.Entry, o LoadOptions) pipeline.Expansion[*Module] {
-	f, st, err := openRegular(e.Path)
-	if err != nil {
-		return pipeline.Expansion[*Module]{Verdict: VerdictRefusedPrefix + string(CodeUnreadable)}
-	}
-	defer f.Close()
-	if st.Size() > o.MaxScanSize {
+	blobs, err := corpus.ScanFile(e.Path, o.MaxScanSize, func() {
+		if mappedHook != nil {
+			mappedHook(e.Path)
+		}
+	})
+	var changed *corpus.ChangedError
+	var tooLarge *corpus.TooLargeError
+	switch {
+	case errors.As(err, &changed):
+		return changedUnderRun(e, changed.What)
+	case errors.As(err, &tooLarge):
 		return pipeline.Expansion[*Module]{Verdict: VerdictRefusedPrefix + string(CodeFileTooLarge)}
-	}
-	if st.Size() < 24 {
+	case err != nil:
+		return pipeline.Expansion[*Module]{Verdict: VerdictRefusedPrefix + string(CodeUnreadable)}
+	case len(blobs) == 0:
 		return pipeline.Expansion[*Module]{Verdict: VerdictNotLibrary}
 	}
-	data, err := syscall.Mmap(int(f.Fd()), 0, int(st.Size()), syscall.PROT_READ, syscall.MAP_SHARED)
-	if err != nil {
-		return pipeline.Expansion[*Module]{Verdict: VerdictRefusedPrefix + string(CodeUnreadable)}
-	}
-	defer syscall.Munmap(data)
-	if mappedHook != nil {
-		mappedHook(e.Path)
-	}
-	x, fault := scanMapped(e, data)
-	if fault != "" {
-		return changedUnderRun(e, fault)
-	}
-	if now, err := f.Stat(); err != nil || now.Size() != st.Size() || !now.ModTime().Equal(st.ModTime()) {
-		return changedUnderRun(e, "size or modification time differ after the scan")
-	}
-	return x
-}
-
-// scanMapped scans a mapped file. A memory fault while reading the mapping
-// (the file shrank) is recovered and reported as fault; other panics go on.
-func scanMapped(e corpus.Entry, data []byte) (x pipeline.Expansion[*Module], fault string) {
-	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-	defer func() {
-		if r := recover(); r != nil {
-			if f, ok := r.(interface{ Addr() uintptr }); ok {
-				x, fault = pipeline.Expansion[*Module]{}, fmt.Sprintf("memory fault reading the mapping at %#x: it shrank", f.Addr())
-				return
-			}
-			panic(r)
-		}
-	}()
-	found := scan.Find(data)
-	if len(found.Blobs) == 0 {
-		return pipeline.Expansion[*Module]{Verdict: VerdictNotLibrary}, ""
-	}
 	var mods []*Module
-	for _, b := range found.Blobs {
-		// Copy the blob out: the mapping ends with this call.
-		blob := bytes.Clone(data[b.Offset : b.Offset+b.Size])
-		lib := &Library{Source: blobProvenance(e.Provenance, b), Path: e.Path, Kind: b.Kind, Offset: b.Offset}
-		sum := sha256.Sum256(blob)
+	for _, b := range blobs {
+		lib := &Library{Source: blobProvenance(e.Provenance, b.Blob), Path: e.Path, Kind: b.Kind, Offset: b.Offset}
+		sum := sha256.Sum256(b.Data)
 		lib.SHA256 = hex.EncodeToString(sum[:])
 		if b.Kind == scan.KindBareModule {
-			mods = append(mods, bareModule(lib, blob))
+			mods = append(mods, bareModule(lib, b.Data))
 			continue
 		}
-		if lib.Lib, lib.Err = mtlb.Parse(blob); lib.Err != nil {
+		if lib.Lib, lib.Err = mtlb.Parse(b.Data); lib.Err != nil {
 			lib.Lib, lib.ErrCode = nil, CodeMalformedLibrary
 		}
 		mods = append(mods, modulesOf(lib)...)
 	}
-	return pipeline.Expansion[*Module]{Items: mods, Verdict: VerdictContainer}, ""
+	return pipeline.Expansion[*Module]{Items: mods, Verdict: VerdictContainer}
 }
 
 // blobProvenance names a blob inside a file: path!where@0xOFFSET.

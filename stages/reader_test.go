@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
 
+	"github.com/airpipe/airpipe/corpus/mtlb"
 	"github.com/airpipe/airpipe/internal/codes"
 	"github.com/airpipe/airpipe/pipeline"
 )
@@ -77,5 +79,26 @@ func TestReaderMemoryBudget(t *testing.T) {
 	}
 	if Reader(false, 0).Version == Reader(false, 1<<20).Version {
 		t.Error("a budget other than the default keeps the stage version")
+	}
+}
+
+// TestTranslateStopsWithItsContext: the translate stage watches its
+// context too — a timed-out module is a timeout, not a verdict; with a live
+// context the same module translates.
+func TestTranslateStopsWithItsContext(t *testing.T) {
+	if _, err := exec.LookPath("llvm-as-19"); err != nil {
+		t.Skip("llvm-as-19 not installed")
+	}
+	m := emuModule(t, filepath.Join("testdata", "emulator", "builtins.ll"))
+	m.Function = &mtlb.Function{Name: m.Translation.Entry}
+	m.Library = &Library{Source: "x"}
+	m.Translation = nil
+	expired, cancel := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
+	defer cancel()
+	if r := translateModule(expired, m); r.Status != pipeline.Failed || r.Code != pipeline.CodeTimeout || m.Translation != nil {
+		t.Errorf("timed out: %s %s (%s), translation kept %v", r.Status, r.Code, r.Message, m.Translation != nil)
+	}
+	if r := translateModule(context.Background(), m); r.Status != pipeline.Passed {
+		t.Errorf("live: %s %s (%s)", r.Status, r.Code, r.Message)
 	}
 }

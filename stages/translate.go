@@ -72,7 +72,10 @@ func translateModule(ctx context.Context, m *Module) (r pipeline.Result) {
 		// A library function: every verdict of the row says so.
 		defer func() { libraryData(m, &r) }()
 	}
-	out, err := translate.Translate(ir, ep)
+	out, err := translate.TranslateContext(ctx, ir, ep)
+	if ctx.Err() != nil {
+		return pipeline.Stopped(ctx, "translate")
+	}
 	if err != nil {
 		return translateFailure(err)
 	}

@@ -1,12 +1,14 @@
 package translate
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"sort"
 
 	"github.com/airpipe/airpipe/compiler/air"
 	"github.com/airpipe/airpipe/compiler/spirv"
+	"github.com/airpipe/airpipe/internal/codes"
 )
 
 // Output is one translated entry point.
@@ -29,6 +31,17 @@ func Translate(m *air.Module, ep air.EntryPoint) (*Output, error) {
 	return translate(m, ep, options{})
 }
 
+// TranslateContext is Translate that stops early when ctx ends (a stage
+// timeout, an interrupted run): it returns ctx's error and drops what it
+// built, so a translation cut short holds no memory.
+func TranslateContext(ctx context.Context, m *air.Module, ep air.EntryPoint) (*Output, error) {
+	out, err := translate(m, ep, options{ctx: ctx})
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	return out, err
+}
+
 // options are test-only knobs; the zero value is the product.
 type options struct {
 	// dropMerges leaves out every merge instruction, so that tests can see
@@ -40,6 +53,20 @@ type options struct {
 	// trace, when above 0, instruments the translation with this many
 	// trace records per invocation (trace.go).
 	trace int
+	// ctx, when set, stops the emission once it ends (TranslateContext).
+	ctx context.Context
+}
+
+// stopped reports whether the translation's context has ended; it looks
+// every 256 instructions.
+func (t *translator) stopped() bool {
+	if t.opts.ctx == nil {
+		return false
+	}
+	if t.insts++; t.insts%256 != 0 {
+		return false
+	}
+	return t.opts.ctx.Err() != nil
 }
 
 func translate(m *air.Module, ep air.EntryPoint, opts options) (*Output, error) {
@@ -96,6 +123,8 @@ type translator struct {
 	model spirv.ExecutionModel
 	b     *spirv.Module
 	miss  findings
+	// insts counts the instructions emitted, for stopped.
+	insts int
 	refl  Reflection
 	iface []spirv.ID
 	// outputs receive the entry point's returned value (vertex, fragment).
@@ -273,6 +302,10 @@ func (t *translator) emitBody(fn *air.Function) {
 		for _, in := range bl.Insts[:len(bl.Insts)-1] {
 			if _, ok := in.(*air.Phi); ok {
 				continue
+			}
+			if t.stopped() {
+				t.miss.add(codes.TranslateInternalError, "stopped: the context ended")
+				return
 			}
 			t.inst(in)
 			t.storeCrossing(in)

@@ -40,7 +40,13 @@
 // reading what another wrote is not detected.
 //
 // Buffers start as Pattern (seed 003's (i·7+13)&0xff, shifted per buffer), so
-// untouched words show. Each buffer sits between inaccessible reservations
+// untouched words show. A kernel that goes out of bounds, traps or writes
+// nothing on them is tried on the other InputFamilies in order (small
+// integers, unit floats, then typed-small and typed-medium, which give each
+// element a value of its own Metal type — a long stride a small long, a
+// half a half — from air.arg_type_name and air.struct_type_info
+// (families.go), then zeros); the first that runs clean and writes
+// something gives the inputs, chosen before any device runs. Each buffer sits between inaccessible reservations
 // (1 GiB before, 68 GiB after) and ends on a page boundary, with canary bytes
 // up to the next 16-byte boundary: a kernel that, on the pattern-filled
 // inputs, reaches outside its buffers is reported as KindOutOfBounds instead
@@ -176,7 +182,8 @@
 // type (i8 bool 1, i16 ushort truncated, half converted exactly) and drops
 // externally_initialized. Kernel.FunctionConstants lists them, by index, for
 // kernels, fragment and vertex functions alike. One specialization is
-// judged, not every one. Set aside (KindFunctionConstant, Detail naming the
+// judged, not every one: the contract's, unless it puts two present
+// conditional arguments on one slot (below). Set aside (KindFunctionConstant, Detail naming the
 // constant): a constant of another type (vectors, 64-bit), one stored in an
 // LLVM type other than its Metal type's, two sharing an index, an externally
 // initialized global the list does not name. air.normalize_function_constant_predicate
@@ -191,8 +198,16 @@
 // cannot evaluate leaves a predicate unknown, set aside naming why) and the
 // host module checks the result with a constructor of its own (exit 11 on a
 // difference). A present argument is read as any; an absent one gets null
-// or zero and an absent output is none. Kernel.Conditional lists them;
-// two present arguments on one slot are set aside by name.
+// or zero and an absent output is none. Kernel.Conditional lists them.
+// When the contract's values put two present arguments on one slot (bools
+// meant to be exclusive, all true), the function-constant search
+// (fcsearch.go) tries, on the AIR alone, the assignments nearest the
+// contract — the bool constants the contested predicates' initializer reads
+// turned false, one, then two, …, lowest indices first — and keeps the
+// first that leaves no shared slot; its words are the Kernel.FunctionConstants
+// the host module and the device are specialized with, and
+// Kernel.FunctionConstantSearch names it. When none does, the shared slot
+// is set aside by name, saying how many were tried.
 //
 // What it cannot judge, and says so with a *NotJudgeableError (Kind, Detail,
 // Reason) rather than answering: textures it does not give and constexpr
@@ -251,10 +266,12 @@
 //
 // Atomics: threads run one after another, so a kernel whose result depends on
 // the order its atomics happen in (one that writes the value a fetch-add
-// returned) can differ from a GPU's run without either being wrong; such a
-// difference shows as a mismatch (a false red), never as a pass. (A kernel
-// with barriers or threadgroup memory is also run with its threads in reverse
-// order, which sets such a kernel aside as KindOrderDependent instead.)
+// returned, a float atomic sum) can differ from a GPU's run without either
+// being wrong. A kernel that declares an air.atomic.* operation, like one
+// with barriers or threadgroup memory, is also run with the threads of each
+// group in reverse order, which sets such a kernel aside as
+// KindOrderDependent ("thread order"); an order that only differs between
+// threadgroups still shows as a mismatch (a false red), never as a pass.
 //
 // Threadgroups (threadgroup.go). A kernel's addrspace(3) globals are its
 // threadgroup memory: one region, between inaccessible guard pages, refilled

@@ -358,6 +358,9 @@ type InputFamily struct {
 	Name string
 	// Fill returns the initial bytes of the buffer with Metal index index.
 	Fill func(index int, size int64) []byte
+	// Typed, when set, fills each air.buffer by its element type instead
+	// of Fill (families.go).
+	Typed func(b Buffer, size int64) []byte
 }
 
 // InputFamilies are tried in order on the reference alone: the first on
@@ -369,21 +372,26 @@ type InputFamily struct {
 //	pattern         Pattern: bytes ((i + 1031·index)·7 + 13) & 0xff
 //	small-integers  32-bit words (w + 3·index) mod 8: indices and counts stay small
 //	unit-floats     32-bit floats ((w·7 + 13 + 31·index) mod 64) / 64 in [0, 1), exact in half
+//	typed-small     each element by its Metal type (TypedFill, families.go): integers of any
+//	                width (e + 3·index) mod 8, floats, halves and bfloats the unit floats, bools 0/1
+//	typed-medium    typed-small with every integer 8 + (e + 3·index) mod 8: no zero size or divisor, none below 8
 //	zeros           every byte 0
 //
 // Every family differs per buffer index except zeros, so a swapped buffer
-// still shows on the first three.
+// still shows on the first five.
 var InputFamilies = []InputFamily{
-	{"pattern", Pattern},
-	{"small-integers", func(index int, size int64) []byte {
+	{Name: "pattern", Fill: Pattern},
+	{Name: "small-integers", Fill: func(index int, size int64) []byte {
 		return words32(size, func(w int64) uint32 { return uint32((w + 3*int64(index)) % 8) })
 	}},
-	{"unit-floats", func(index int, size int64) []byte {
+	{Name: "unit-floats", Fill: func(index int, size int64) []byte {
 		return words32(size, func(w int64) uint32 {
 			return math.Float32bits(float32((w*7+13+31*int64(index))%64) / 64)
 		})
 	}},
-	{"zeros", func(_ int, size int64) []byte { return make([]byte, size) }},
+	{Name: "typed-small", Fill: func(index int, size int64) []byte { return TypedFill(Buffer{Index: index}, size) }, Typed: TypedFill},
+	{Name: "typed-medium", Fill: func(index int, size int64) []byte { return TypedMediumFill(Buffer{Index: index}, size) }, Typed: TypedMediumFill},
+	{Name: "zeros", Fill: func(_ int, size int64) []byte { return make([]byte, size) }},
 }
 
 // words32 fills size bytes with little-endian words f(0), f(1), ...; a
@@ -443,14 +451,19 @@ func executeFamilies(ctx context.Context, dir, exe string, k *Kernel, res *Resul
 // refill gives the air.buffer inputs the family's bytes; render targets,
 // depth, vertex outputs and writable textures keep their contents.
 func refill(k *Kernel, inputs []Data, fam InputFamily) []Data {
-	buffer := map[int]bool{}
+	buffer := map[int]Buffer{}
 	for _, b := range k.Buffers {
-		buffer[b.Index] = true
+		buffer[b.Index] = b
 	}
 	out := make([]Data, len(inputs))
 	for i, in := range inputs {
 		out[i] = in
-		if buffer[in.Index] && in.Index < RenderTargetBase {
+		b, isBuffer := buffer[in.Index]
+		switch {
+		case !isBuffer || in.Index >= RenderTargetBase:
+		case fam.Typed != nil:
+			out[i] = Data{Index: in.Index, Bytes: fam.Typed(b, int64(len(in.Bytes)))}
+		default:
 			out[i] = Data{Index: in.Index, Bytes: fam.Fill(in.Index, int64(len(in.Bytes)))}
 		}
 	}
@@ -540,12 +553,20 @@ func build(ctx context.Context, dir, host string, timeout time.Duration, fuse bo
 		return "", err
 	}
 	ll := filepath.Join(dir, "kernel.ll")
+	debug := strings.Contains(host, "\n!llvm.dbg.cu = ")
+	if debug {
+		// Apple's debug info (DWARF language 61) crashes llc-19's DWARF
+		// writer; it carries no meaning the reference needs. Marked as of
+		// an old version, llc-19 drops it itself (debuginfo.go).
+		if text, ok := withoutDebugInfo(host); ok {
+			host, debug = text, false
+		}
+	}
 	if err := os.WriteFile(ll, []byte(host), 0o644); err != nil {
 		return "", err
 	}
-	if strings.Contains(host, "\n!llvm.dbg.cu = ") {
-		// Apple's debug info (DWARF language 61) crashes llc-19's DWARF
-		// writer; it carries no meaning the reference needs.
+	if debug {
+		// The module states no version to mark: opt-19 strips it.
 		stripped := filepath.Join(dir, "kernel.bc")
 		out, err := proc.Run(ctx, proc.Spec{Path: "opt-19", Args: []string{"--strip-debug", "-o", stripped, ll}, Timeout: timeout, MemoryLimit: 4 << 30})
 		if errors.Is(err, proc.ErrNotFound) {
@@ -607,7 +628,7 @@ func execute(ctx context.Context, dir, exe string, k *Kernel, inputs []Data, opt
 	if opts.threadgroups.Barrier || opts.threadgroups.SIMD {
 		coop = 1
 	}
-	if coop == 1 || opts.threadgroups.Memory {
+	if coop == 1 || opts.threadgroups.Memory || opts.threadgroups.Atomic {
 		passes = 3
 	}
 	simd := max(opts.SIMDWidth, 1)

@@ -142,6 +142,12 @@ type threadgroupUse struct {
 	// SIMD: the module declares a SIMD-group operation whose lanes meet
 	// (simdSited: threads cooperate).
 	SIMD bool
+	// Atomic: the module declares an air.atomic.* operation. Threads run
+	// one after another, so what a fetch-and-op returns (a slot, a count)
+	// or a float atomic's rounding follows their order: such a kernel also
+	// runs the reverse-order pass, and an output that depends on the order
+	// is set aside (KindOrderDependent "thread order") instead of a false red.
+	Atomic bool
 }
 
 // threadgroupUses reads the module's use of barriers and threadgroup memory
@@ -160,6 +166,8 @@ func threadgroupUses(t *textModule) (threadgroupUse, error) {
 			u.Barrier = true // as declaresBarrier
 		case strings.HasPrefix(l, "declare ") && declaresSited(l):
 			u.SIMD = true
+		case strings.HasPrefix(l, "declare ") && strings.Contains(l, " @air.atomic."):
+			u.Atomic = true
 		case strings.HasPrefix(l, "  ") && strings.Contains(l, " @air.wg.barrier("):
 			if err := checkBarrierCall(l); err != nil {
 				return u, err

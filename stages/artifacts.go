@@ -38,7 +38,7 @@ type artifacts struct {
 	// module with airpipe's wrapper kernel (compiler/libwrap) that the
 	// translate and emulator stages run in its place.
 	Wrapped *libwrap.Wrapped
-	// EmulatorOutput is the hex digest (outputDigest) of what the emulator
+	// EmulatorOutput is the hex digest (judge.Digest) of what the emulator
 	// stage's device left in the outputs it compared; "" when it did not run
 	// the module to the end.
 	EmulatorOutput string

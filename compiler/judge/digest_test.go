@@ -1,16 +1,15 @@
-package stages
+package judge
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/airpipe/airpipe/compiler/cpuref"
-	"github.com/airpipe/airpipe/pipeline"
 )
 
 // TestOutputDigest: NaNs of float outputs digest alike whatever their sign
 // and payload; any other change of a compared word changes the digest, and
-// the device stage says so.
+// AgainstEmulator says so.
 func TestOutputDigest(t *testing.T) {
 	frag := &cpuref.Result{Kernel: &cpuref.Kernel{Stage: "fragment", Targets: []cpuref.RenderTarget{{Index: 0, Kind: 'f', Components: 4}}},
 		Outputs: []cpuref.Data{{Index: cpuref.RenderTargetBase, Bytes: make([]byte, 16)}}}
@@ -36,33 +35,20 @@ func TestOutputDigest(t *testing.T) {
 		{"NaN is not infinity", frag, words(rt, 0x7f800000, 0, 0, 0), words(rt, 0x7fc00000, 0, 0, 0), false},
 		{"length", buf, words(0, 1, 2, 3), words(0, 1, 2, 3, 0), false},
 	} {
-		a, b := outputDigest(tc.ref, tc.a), outputDigest(tc.ref, tc.b)
+		a, b := Digest(tc.ref, tc.a), Digest(tc.ref, tc.b)
 		if (a == b) != tc.same {
 			t.Errorf("%s: digests %s and %s, want same=%v", tc.name, a, b, tc.same)
 		}
-		v := againstEmulator(a, b)
+		v := AgainstEmulator(a, b)
 		if (v == "same") != tc.same || !tc.same && !strings.HasPrefix(v, "differs") {
-			t.Errorf("%s: againstEmulator = %q", tc.name, v)
+			t.Errorf("%s: AgainstEmulator = %q", tc.name, v)
 		}
 	}
-	if v := againstEmulator("", "x"); !strings.HasPrefix(v, "not compared") {
+	if v := AgainstEmulator("", "x"); !strings.HasPrefix(v, "not compared") {
 		t.Errorf("no emulator output: %q", v)
 	}
 }
 
 func putLE(b []byte, w uint32) {
 	b[0], b[1], b[2], b[3] = byte(w), byte(w>>8), byte(w>>16), byte(w>>24)
-}
-
-// TestAsDeviceKeepsAgreement: the device stage's renaming of the emulator's
-// keys keeps the key that compares the two stages recognisable.
-func TestAsDeviceKeepsAgreement(t *testing.T) {
-	r := asDevice(pipeline.Result{Code: CodeEmulatorMismatch, Data: map[string]string{"matches_emulator": "same", "emulator_device": "NVIDIA H200", "output_sha256": "x"},
-		Missing: []pipeline.Finding{{Code: CodeEmulatorNoReference, Detail: "approximate-op air.fast_pow.f32"}}})
-	if r.Code != "device/mismatch" || r.Data["matches_emulator"] != "same" || r.Data["device"] != "NVIDIA H200" || r.Data["output_sha256"] != "x" {
-		t.Fatalf("asDevice: %s %v", r.Code, r.Data)
-	}
-	if len(r.Missing) != 1 || r.Missing[0] != (pipeline.Finding{Code: "device/no-reference", Detail: "approximate-op air.fast_pow.f32"}) {
-		t.Fatalf("asDevice missing: %+v", r.Missing)
-	}
 }

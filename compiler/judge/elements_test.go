@@ -1,11 +1,10 @@
-package stages
+package judge
 
 import (
 	"encoding/binary"
 	"testing"
 
 	"github.com/airpipe/airpipe/compiler/cpuref"
-	"github.com/airpipe/airpipe/pipeline"
 )
 
 func TestElementKind(t *testing.T) {
@@ -100,31 +99,31 @@ func TestCompareTyped(t *testing.T) {
 		name     string
 		ref      *cpuref.Result
 		got      map[int][]byte
-		status   pipeline.Status
+		status   Status
 		dataKey  string
 		dataWant string
 	}{
-		{"float NaN payload", typedResult("float", false, 0xffc00000, 1), words(0x7fffffff, 1), pipeline.Passed, "nan_payload_words", "1"},
-		{"int NaN-looking bits", typedResult("int", false, 0xffc00000, 1), words(0x7fffffff, 1), pipeline.Failed, "", ""},
-		{"half lane NaN payload", typedResult("half4", false, 0x021f7f76, 1), words(0x021f7e00, 1), pipeline.Passed, "nan_payload_words", "1"},
-		{"half lane differs", typedResult("half4", false, 0x021f7f76, 1), words(0x02207e00, 1), pipeline.Failed, "compared_as", "half"},
-		{"bfloat NaN payload", typedResult("bfloat", false, 0x7fc13f80, 1), words(0xffff3f80, 1), pipeline.Passed, "float_words", "2"},
-		{"denormal flushed, denormals disabled", typedResult("float", true, 0x00000001, 1), words(0, 1), pipeline.Passed, "denormals_flushed", "1"},
-		{"denormal flushed, denormals allowed", typedResult("float", false, 0x00000001, 1), words(0, 1), pipeline.Failed, "compared_as", "float"},
-		{"struct buffer bit for bit", typedResult("Uniforms", true, 0x00000001, 1), words(0, 1), pipeline.Failed, "compared_as", "bits"},
-		{"atomic<float> flushed denormal", structResult(4, []cpuref.Member{mem(0, 4, "float")}, 0x00000001), words(0, 1), pipeline.Passed, "denormals_flushed", "1"},
-		{"atomic<uint> bit for bit", structResult(4, []cpuref.Member{mem(0, 4, "uint")}, 0x00000001), words(0, 1), pipeline.Failed, "compared_as", "bits"},
-		{"struct {int; float}: the float word", structResult(8, []cpuref.Member{mem(0, 4, "int"), mem(4, 4, "float")}, 7, 0x00000001), words(7, 0), pipeline.Passed, "denormals_flushed", "1"},
-		{"struct {int; float}: the int word", structResult(8, []cpuref.Member{mem(0, 4, "int"), mem(4, 4, "float")}, 0xffc00000, 1), words(0x7fffffff, 1), pipeline.Failed, "compared_as", "bits"},
-		{"struct {half; short}: mixed word", structResult(4, []cpuref.Member{mem(0, 2, "half"), mem(2, 2, "short")}, 0x00017e01), words(0x00017e00, 1), pipeline.Failed, "compared_as", "bits"},
-		{"struct of 6 bytes straddles words", structResult(6, []cpuref.Member{mem(0, 4, "float"), mem(4, 2, "half")}, 0x00000001), words(0, 1), pipeline.Failed, "compared_as", "bits"},
-		{"fast math, reference NaN", fastMath(typedResult("float", false, 0xffc00000, 1)), words(0xff800000, 1), pipeline.Unjudged, "fast_math_undefined_words", "1"},
-		{"fast math, reference inf in a half lane", fastMath(typedResult("half2", false, 0x3c007c00, 1)), words(0x3c007bff, 1), pipeline.Unjudged, "fast_math_undefined_words", "1"},
-		{"fast math, a finite half lane differs too", fastMath(typedResult("half2", false, 0x3c007c00, 1)), words(0x3c017bff, 1), pipeline.Failed, "compared_as", "half"},
-		{"fast math, finite word differs", fastMath(typedResult("float", false, 0xffc00000, 2)), words(0xff800000, 3), pipeline.Failed, "compared_as", "float"},
-		{"no fast math, reference NaN", typedResult("float", false, 0xffc00000, 1), words(0xff800000, 1), pipeline.Failed, "compared_as", "float"},
+		{"float NaN payload", typedResult("float", false, 0xffc00000, 1), words(0x7fffffff, 1), Passed, "nan_payload_words", "1"},
+		{"int NaN-looking bits", typedResult("int", false, 0xffc00000, 1), words(0x7fffffff, 1), Failed, "", ""},
+		{"half lane NaN payload", typedResult("half4", false, 0x021f7f76, 1), words(0x021f7e00, 1), Passed, "nan_payload_words", "1"},
+		{"half lane differs", typedResult("half4", false, 0x021f7f76, 1), words(0x02207e00, 1), Failed, "compared_as", "half"},
+		{"bfloat NaN payload", typedResult("bfloat", false, 0x7fc13f80, 1), words(0xffff3f80, 1), Passed, "float_words", "2"},
+		{"denormal flushed, denormals disabled", typedResult("float", true, 0x00000001, 1), words(0, 1), Passed, "denormals_flushed", "1"},
+		{"denormal flushed, denormals allowed", typedResult("float", false, 0x00000001, 1), words(0, 1), Failed, "compared_as", "float"},
+		{"struct buffer bit for bit", typedResult("Uniforms", true, 0x00000001, 1), words(0, 1), Failed, "compared_as", "bits"},
+		{"atomic<float> flushed denormal", structResult(4, []cpuref.Member{mem(0, 4, "float")}, 0x00000001), words(0, 1), Passed, "denormals_flushed", "1"},
+		{"atomic<uint> bit for bit", structResult(4, []cpuref.Member{mem(0, 4, "uint")}, 0x00000001), words(0, 1), Failed, "compared_as", "bits"},
+		{"struct {int; float}: the float word", structResult(8, []cpuref.Member{mem(0, 4, "int"), mem(4, 4, "float")}, 7, 0x00000001), words(7, 0), Passed, "denormals_flushed", "1"},
+		{"struct {int; float}: the int word", structResult(8, []cpuref.Member{mem(0, 4, "int"), mem(4, 4, "float")}, 0xffc00000, 1), words(0x7fffffff, 1), Failed, "compared_as", "bits"},
+		{"struct {half; short}: mixed word", structResult(4, []cpuref.Member{mem(0, 2, "half"), mem(2, 2, "short")}, 0x00017e01), words(0x00017e00, 1), Failed, "compared_as", "bits"},
+		{"struct of 6 bytes straddles words", structResult(6, []cpuref.Member{mem(0, 4, "float"), mem(4, 2, "half")}, 0x00000001), words(0, 1), Failed, "compared_as", "bits"},
+		{"fast math, reference NaN", fastMath(typedResult("float", false, 0xffc00000, 1)), words(0xff800000, 1), Unjudged, "fast_math_undefined_words", "1"},
+		{"fast math, reference inf in a half lane", fastMath(typedResult("half2", false, 0x3c007c00, 1)), words(0x3c007bff, 1), Unjudged, "fast_math_undefined_words", "1"},
+		{"fast math, a finite half lane differs too", fastMath(typedResult("half2", false, 0x3c007c00, 1)), words(0x3c017bff, 1), Failed, "compared_as", "half"},
+		{"fast math, finite word differs", fastMath(typedResult("float", false, 0xffc00000, 2)), words(0xff800000, 3), Failed, "compared_as", "float"},
+		{"no fast math, reference NaN", typedResult("float", false, 0xffc00000, 1), words(0xff800000, 1), Failed, "compared_as", "float"},
 	} {
-		r := compare(tc.ref, tc.got)
+		r := Compare(tc.ref, tc.got)
 		if r.Status != tc.status {
 			t.Errorf("%s: %s %s %s, want %s", tc.name, r.Status, r.Code, r.Message, tc.status)
 			continue

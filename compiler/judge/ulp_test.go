@@ -1,4 +1,4 @@
-package stages
+package judge
 
 import (
 	"math"
@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/airpipe/airpipe/compiler/cpuref"
-	"github.com/airpipe/airpipe/pipeline"
 )
 
 func TestULPDistance(t *testing.T) {
@@ -55,17 +54,17 @@ func TestCompareWithinULPBound(t *testing.T) {
 		approx []string
 		index  int
 		delta  uint32
-		status pipeline.Status
+		status Status
 		want   string // in the message or data
 	}{
-		{"exact", dot, rt, 0, pipeline.Passed, "max_ulp=0"},
-		{"within", dot, rt, ULPBound, pipeline.Passed, "max_ulp=16"},
-		{"beyond", dot, rt, ULPBound + 1, pipeline.Failed, "17 ULP apart, beyond the bound of 16"},
-		{"no order-only op", nil, rt, 1, pipeline.Failed, "expected"},
-		{"buffer word", dot, 0, 1, pipeline.Failed, "expected"},
+		{"exact", dot, rt, 0, Passed, "max_ulp=0"},
+		{"within", dot, rt, ULPBound, Passed, "max_ulp=16"},
+		{"beyond", dot, rt, ULPBound + 1, Failed, "17 ULP apart, beyond the bound of 16"},
+		{"no order-only op", nil, rt, 1, Failed, "expected"},
+		{"buffer word", dot, 0, 1, Failed, "expected"},
 	} {
 		ref, got := mk(c.approx, c.index, c.delta)
-		r := compare(ref, got)
+		r := Compare(ref, got)
 		text := r.Message
 		for k, v := range r.Data {
 			text += " " + k + "=" + v

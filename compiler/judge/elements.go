@@ -1,4 +1,4 @@
-package stages
+package judge
 
 import (
 	"fmt"
@@ -87,7 +87,7 @@ func kindOfWord(k *cpuref.Kernel, index, w int) wordKind {
 // float for Metal's atomic<float> (metal::_atomic { float __s; }). A word
 // holding bytes of members of different kinds, part of a float, or only
 // padding, and every word of an element whose size is not a multiple of
-// 4, compare bit for bit.
+// 4, Compare bit for bit.
 func memberKind(b cpuref.Buffer, w int) wordKind {
 	if b.ElementSize <= 0 || b.ElementSize%4 != 0 {
 		return wordBits // words straddle elements
@@ -237,5 +237,5 @@ func (k wordKind) show(w uint32) string {
 		l := lanes(w)
 		return fmt.Sprintf("%#08x (%s %g, %g)", w, k, k.show16(l[0]), k.show16(l[1]))
 	}
-	return show(w)
+	return Show(w)
 }

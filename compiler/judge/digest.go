@@ -1,4 +1,4 @@
-package stages
+package judge
 
 import (
 	"crypto/sha256"
@@ -13,11 +13,11 @@ import (
 // agree (floatWord).
 const canonicalNaN = 0x7fc00000
 
-// outputDigest is the hex SHA-256 of what a device left in the outputs the
+// Digest is the hex SHA-256 of what a device left in the outputs the
 // reference compares (its Outputs, in order: index, length, words), with
 // every NaN lane of a float, half or bfloat output made canonical (kindOfWord). Equal digests mean the two
-// devices' outputs are equal as compare would judge them.
-func outputDigest(ref *cpuref.Result, got map[int][]byte) string {
+// devices' outputs are equal as Compare would judge them.
+func Digest(ref *cpuref.Result, got map[int][]byte) string {
 	h := sha256.New()
 	var b [4]byte
 	put := func(w uint32) {
@@ -29,15 +29,15 @@ func outputDigest(ref *cpuref.Result, got map[int][]byte) string {
 		put(uint32(o.Index))
 		put(uint32(len(have)))
 		for w := 0; w*4 < len(have); w++ {
-			put(kindOfWord(ref.Kernel, o.Index, w).canonical(word(have, w)))
+			put(kindOfWord(ref.Kernel, o.Index, w).canonical(Word(have, w)))
 		}
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// againstEmulator is the device stage's data value "matches_emulator": how
+// AgainstEmulator is the device stage's data value "matches_emulator": how
 // its output compares with the emulator stage's for the same module.
-func againstEmulator(emulator, device string) string {
+func AgainstEmulator(emulator, device string) string {
 	switch {
 	case emulator == "":
 		return "not compared (the emulator stage did not run this module to the end in this run)"

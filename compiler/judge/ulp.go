@@ -1,4 +1,4 @@
-package stages
+package judge
 
 import (
 	"strconv"
@@ -23,7 +23,7 @@ const ULPBound = 16
 
 // ulpDistance is the number of representable floats between a and b, or
 // false when either is an infinity or NaN (those must match exactly, as
-// compare decides before asking).
+// Compare decides before asking).
 func ulpDistance(a, b uint32) (uint32, bool) {
 	if a&0x7f800000 == 0x7f800000 || b&0x7f800000 == 0x7f800000 {
 		return 0, false
@@ -41,7 +41,7 @@ func ulpDistance(a, b uint32) (uint32, bool) {
 	return uint32(d), true // at most 2·0x7f7fffff: finite floats only
 }
 
-// tolerance is what compare allows one module: 0 (bit for bit) unless the
+// tolerance is what Compare allows one module: 0 (bit for bit) unless the
 // reference used order-only operations.
 type tolerance struct {
 	bound   uint32

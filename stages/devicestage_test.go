@@ -1,0 +1,24 @@
+package stages
+
+import (
+	"testing"
+
+	"github.com/airpipe/airpipe/pipeline"
+)
+
+func putLE(b []byte, w uint32) {
+	b[0], b[1], b[2], b[3] = byte(w), byte(w>>8), byte(w>>16), byte(w>>24)
+}
+
+// TestAsDeviceKeepsAgreement: the device stage's renaming of the emulator's
+// keys keeps the key that compares the two stages recognisable.
+func TestAsDeviceKeepsAgreement(t *testing.T) {
+	r := asDevice(pipeline.Result{Code: CodeEmulatorMismatch, Data: map[string]string{"matches_emulator": "same", "emulator_device": "NVIDIA H200", "output_sha256": "x"},
+		Missing: []pipeline.Finding{{Code: CodeEmulatorNoReference, Detail: "approximate-op air.fast_pow.f32"}}})
+	if r.Code != "device/mismatch" || r.Data["matches_emulator"] != "same" || r.Data["device"] != "NVIDIA H200" || r.Data["output_sha256"] != "x" {
+		t.Fatalf("asDevice: %s %v", r.Code, r.Data)
+	}
+	if len(r.Missing) != 1 || r.Missing[0] != (pipeline.Finding{Code: "device/no-reference", Detail: "approximate-op air.fast_pow.f32"}) {
+		t.Fatalf("asDevice missing: %+v", r.Missing)
+	}
+}

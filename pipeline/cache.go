@@ -1,21 +1,19 @@
 package pipeline
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
-	"syscall"
 
 	"github.com/airpipe/airpipe/internal/buildkey"
+	"github.com/airpipe/airpipe/internal/sealed"
 )
 
 // Cache keeps the shared stages' results across runs. Keys already include
@@ -166,97 +164,17 @@ func (c *DirCache) Put(key string, results []Result) error {
 	return WriteSealed(c.path(key), b, MaxCacheEntry)
 }
 
-// sealMagic starts every sealed file; the SHA-256 of the body (in hex) and
-// a newline follow it, then the body.
-const sealMagic = "airpipe-sealed-v1 sha256="
+// DamagedEntryError says why a sealed file was refused (internal/sealed).
+type DamagedEntryError = sealed.DamagedError
 
-// sealHeader is the length of the header before the body.
-const sealHeader = len(sealMagic) + 64 + 1
+// WriteSealed writes body to path atomically, framed with its SHA-256
+// (sealed.Write). A body over max bytes is refused.
+func WriteSealed(path string, body []byte, max int64) error { return sealed.Write(path, body, max) }
 
-// DamagedEntryError says why a sealed file was refused.
-type DamagedEntryError struct {
-	Path   string
-	Reason string
-}
-
-func (e *DamagedEntryError) Error() string {
-	return "cache entry " + e.Path + ": " + e.Reason
-}
-
-// WriteSealed writes body to path atomically (a temporary file in the same
-// directory, renamed), framed with its SHA-256 so that ReadSealed can tell
-// an intact entry from a damaged one. A body over max bytes is refused.
-func WriteSealed(path string, body []byte, max int64) error {
-	if int64(len(body)+sealHeader) > max {
-		return fmt.Errorf("cache entry of %d bytes exceeds the %d-byte limit", len(body)+sealHeader, max)
-	}
-	sum := sha256.Sum256(body)
-	b := make([]byte, 0, sealHeader+len(body))
-	b = append(b, sealMagic...)
-	b = hex.AppendEncode(b, sum[:])
-	b = append(b, '\n')
-	b = append(b, body...)
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	f, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
-	if err != nil {
-		return err
-	}
-	_, werr := f.Write(b)
-	if cerr := f.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Rename(f.Name(), path)
-	}
-	if werr != nil {
-		os.Remove(f.Name())
-	}
-	return werr
-}
-
-// ReadSealed reads the body of a file WriteSealed wrote. The file is
-// opened without following a symbolic link and without blocking (a FIFO
-// opens and is refused), must be a regular file of at most max bytes, and
-// its body must match its SHA-256. A missing file is an fs.ErrNotExist
-// error; anything else wrong is a *DamagedEntryError.
-func ReadSealed(path string, max int64) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, err
-		}
-		return nil, &DamagedEntryError{path, "does not open as a plain file: " + err.Error()}
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, &DamagedEntryError{path, err.Error()}
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, &DamagedEntryError{path, "not a regular file (" + fi.Mode().Type().String() + ")"}
-	}
-	if fi.Size() > max {
-		return nil, &DamagedEntryError{path, fmt.Sprintf("%d bytes, over the %d-byte limit", fi.Size(), max)}
-	}
-	b, err := io.ReadAll(io.LimitReader(f, max+1))
-	switch {
-	case err != nil:
-		return nil, &DamagedEntryError{path, err.Error()}
-	case int64(len(b)) > max:
-		return nil, &DamagedEntryError{path, fmt.Sprintf("grew over the %d-byte limit while read", max)}
-	case len(b) < sealHeader || !bytes.HasPrefix(b, []byte(sealMagic)) || b[sealHeader-1] != '\n':
-		return nil, &DamagedEntryError{path, "no checksum header"}
-	}
-	want, err := hex.DecodeString(string(b[len(sealMagic) : sealHeader-1]))
-	body := b[sealHeader:]
-	sum := sha256.Sum256(body)
-	if err != nil || !bytes.Equal(want, sum[:]) {
-		return nil, &DamagedEntryError{path, "checksum mismatch"}
-	}
-	return body, nil
-}
+// ReadSealed reads the body of a file WriteSealed wrote (sealed.Read): a
+// missing file is an fs.ErrNotExist error; anything else wrong is a
+// *DamagedEntryError.
+func ReadSealed(path string, max int64) ([]byte, error) { return sealed.Read(path, max) }
 
 // Len counts the entries (for tests and reports).
 func (c *DirCache) Len() (int, error) {

@@ -20,7 +20,7 @@ var layerRules = []struct {
 	{"internal", []string{"internal"}, nil},
 	{"pipeline", []string{"pipeline", "internal"}, []string{"github.com/sourcegraph/conc"}},
 	{"analytics", []string{"analytics"}, []string{"github.com/parquet-go/", "gonum.org/v1/plot"}},
-	{"compiler", []string{"compiler", "internal/proc", "internal/codes"}, nil},
+	{"compiler", []string{"compiler", "internal/proc", "internal/codes", "internal/sealed"}, nil},
 	{"corpus", []string{"corpus", "internal"}, nil},
 	{"device", []string{"device", "internal/proc"}, []string{"github.com/ebitengine/purego"}},
 	{"stages/opcheck", []string{"stages", "corpus", "compiler", "device", "internal"}, []string{"github.com/parquet-go/"}},

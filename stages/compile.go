@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/airpipe/airpipe/device"
@@ -54,9 +53,9 @@ func Compile(o CompileOptions) pipeline.Stage[*Module] {
 	if len(o.Targets) == 0 {
 		o.Targets = append([]string(nil), device.DefaultTargets...)
 	}
-	pools := make([]*compilerPool, len(o.Targets))
+	pools := make([]*device.CompilerPool, len(o.Targets))
 	for i, t := range o.Targets {
-		pools[i] = &compilerPool{target: t, argv: o.ChildArgv, timeout: o.Timeout}
+		pools[i] = device.NewCompilerPool(t, o.ChildArgv, o.Timeout)
 	}
 	return pipeline.Stage[*Module]{
 		Name: "compile", Version: compileVersion + "+" + strings.Join(o.Targets, ","),
@@ -67,7 +66,7 @@ func Compile(o CompileOptions) pipeline.Stage[*Module] {
 	}
 }
 
-func compileModule(_ context.Context, m *Module, pools []*compilerPool) pipeline.Result {
+func compileModule(_ context.Context, m *Module, pools []*device.CompilerPool) pipeline.Result {
 	tr := m.Translation
 	if tr == nil {
 		return pipeline.Fail(CodeNoIR, "translate", "no SPIR-V in memory: the translate stage did not run (--skip-stages)")
@@ -75,12 +74,12 @@ func compileModule(_ context.Context, m *Module, pools []*compilerPool) pipeline
 	data := map[string]string{}
 	var names []string
 	for _, p := range pools {
-		c, err := p.get()
+		c, err := p.Get()
 		if err != nil {
-			return pipeline.Unavailablef("compile target %s: %v", p.target, err)
+			return pipeline.Unavailablef("compile target %s: %v", p.Target(), err)
 		}
-		stats, err := compileOn(c, tr.Reflection.Stage, tr.SPIRV, tr.Entry, workgroupOf(m))
-		p.put(c)
+		stats, err := device.CompileEntry(c, tr.Reflection.Stage, tr.SPIRV, tr.Entry, workgroupOf(m))
+		p.Put(c)
 		name := c.Target().Name
 		if err != nil {
 			return compileFailure(name, err)
@@ -102,18 +101,6 @@ func workgroupOf(m *Module) [3]uint32 {
 		return w.Default
 	}
 	return [3]uint32{}
-}
-
-func compileOn(c *device.ChildCompiler, stage string, spirv []byte, entry string, local [3]uint32) (device.Stats, error) {
-	switch stage {
-	case "kernel":
-		return c.CompileCompute(spirv, entry, local)
-	case "vertex":
-		return c.CompileGraphics(spirv, nil, entry, "", nil)
-	case "fragment":
-		return c.CompileGraphics(nil, spirv, "", entry, nil)
-	}
-	return nil, fmt.Errorf("no pipeline for stage %q", stage)
 }
 
 // compileFailure turns a device error into the module's failure.
@@ -143,52 +130,4 @@ func compileFailure(target string, err error) pipeline.Result {
 	// Anything else is no driver's verdict on the module, nor a misuse of
 	// the API by the module: airpipe's own failure, by its own code.
 	return pipeline.Fail(CodeCompileInternal, target, err.Error())
-}
-
-// compilerPool keeps compile children for one target: each compiles one
-// module at a time, so workers take one, use it and give it back. The
-// first open failure (target absent) is remembered and reported for every
-// module.
-type compilerPool struct {
-	target  string
-	argv    []string
-	timeout time.Duration
-
-	mu      sync.Mutex
-	free    []*device.ChildCompiler
-	openErr error
-}
-
-func (p *compilerPool) get() (*device.ChildCompiler, error) {
-	p.mu.Lock()
-	if p.openErr != nil {
-		err := p.openErr
-		p.mu.Unlock()
-		return nil, err
-	}
-	if n := len(p.free); n > 0 {
-		c := p.free[n-1]
-		p.free = p.free[:n-1]
-		p.mu.Unlock()
-		return c, nil
-	}
-	p.mu.Unlock()
-	if len(p.argv) == 0 {
-		return nil, errors.New("no compile child program configured")
-	}
-	c, err := device.OpenChildCompiler(p.target, p.argv, nil)
-	if err != nil {
-		p.mu.Lock()
-		p.openErr = err
-		p.mu.Unlock()
-		return nil, err
-	}
-	c.Timeout = p.timeout
-	return c, nil
-}
-
-func (p *compilerPool) put(c *device.ChildCompiler) {
-	p.mu.Lock()
-	p.free = append(p.free, c)
-	p.mu.Unlock()
 }

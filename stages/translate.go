@@ -98,7 +98,7 @@ func validationFailure(ctx context.Context, err error) pipeline.Result {
 	var tf *spirv.ToolFailure
 	switch {
 	case errors.As(err, &v):
-		return pipeline.Fail(translate.CodeInvalidSPIRV, validatorDetail(v.Output), strings.TrimSpace(v.Output))
+		return pipeline.Fail(translate.CodeInvalidSPIRV, v.Detail(), strings.TrimSpace(v.Output))
 	case errors.As(err, &tf):
 		// The validator itself crashed or ran out: no verdict, this
 		// module's failure only.
@@ -212,29 +212,4 @@ func entryPointOf(m *Module) (air.EntryPoint, pipeline.Result, bool) {
 		return eps[0], pipeline.Result{}, true
 	}
 	return air.EntryPoint{}, pipeline.Fail(CodeNoEntryPoint, name, fmt.Sprintf("the module's metadata names %d entry points and none is %q", len(eps), name)), false
-}
-
-// validatorDetail makes a short, stable detail from spirv-val's verdict: its
-// first line without ids and numbers, so that rankings group like failures.
-func validatorDetail(out string) string {
-	line, _, _ := strings.Cut(strings.TrimSpace(out), "\n")
-	line = strings.TrimPrefix(line, "error: line ")
-	if i := strings.Index(line, ": "); i >= 0 && i < 8 {
-		line = line[i+2:]
-	}
-	var b strings.Builder
-	for _, r := range line {
-		if r >= '0' && r <= '9' {
-			if !strings.HasSuffix(b.String(), "N") {
-				b.WriteRune('N')
-			}
-			continue
-		}
-		b.WriteRune(r)
-	}
-	s := b.String()
-	if len(s) > 120 {
-		s = s[:120]
-	}
-	return s
 }

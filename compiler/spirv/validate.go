@@ -26,6 +26,32 @@ func (e *ValidationError) Error() string {
 	return "spirv-val rejected the module: " + firstLine(e.Output)
 }
 
+// Detail is a short, stable detail of the verdict: its first line without
+// the line prefix, ids and numbers (each run of digits one N), at most 120
+// bytes, so that rankings group like failures.
+func (e *ValidationError) Detail() string {
+	line, _, _ := strings.Cut(strings.TrimSpace(e.Output), "\n")
+	line = strings.TrimPrefix(line, "error: line ")
+	if i := strings.Index(line, ": "); i >= 0 && i < 8 {
+		line = line[i+2:]
+	}
+	var b strings.Builder
+	for _, r := range line {
+		if r >= '0' && r <= '9' {
+			if !strings.HasSuffix(b.String(), "N") {
+				b.WriteRune('N')
+			}
+			continue
+		}
+		b.WriteRune(r)
+	}
+	s := b.String()
+	if len(s) > 120 {
+		s = s[:120]
+	}
+	return s
+}
+
 func firstLine(s string) string {
 	s = strings.TrimSpace(s)
 	if i := strings.IndexByte(s, '\n'); i >= 0 {

@@ -16,6 +16,7 @@ func FuzzInspect(f *testing.F) {
 		}
 	}
 	f.Add(variant("kernel", "", "", "", ""), "k")
+	f.Add(searchModule(fcsAngleLike), "k") // fcsearch.go's function-constant search
 	f.Add("!air.kernel = !{!0}\n!0 = !{ptr @k, !1, !2}\n!2 = !{!3}\n!3 = !{i32 9, !\"air.buffer\"}\ndefine void @k(ptr addrspace(1) %0) {\n", "k")
 	f.Fuzz(func(t *testing.T, ll, entry string) {
 		tm := parseText(ll)

@@ -92,7 +92,7 @@ func Place[T Item](c *Config, list []pipeline.Stage[T], byFunction func(T) strin
 			idx := stageIndex(out, sc.Replace)
 			switch {
 			case idx < 0:
-				return nil, fmt.Errorf("%s: field \"replace\": no stage %q (stages: %s)", where, sc.Replace, strings.Join(names(out), ", "))
+				return nil, fmt.Errorf("%s: field \"replace\": no stage %q (stages: %s)", where, sc.Replace, strings.Join(pipeline.Names(out), ", "))
 			case replacedBy[sc.Replace] != "":
 				return nil, fmt.Errorf("%s: field \"replace\": stage %q is already replaced by %q", where, sc.Replace, replacedBy[sc.Replace])
 			case out[idx].PerOccurrence:
@@ -112,7 +112,7 @@ func Place[T Item](c *Config, list []pipeline.Stage[T], byFunction func(T) strin
 		}
 		idx := stageIndex(out, sc.After)
 		if idx < 0 {
-			return nil, fmt.Errorf("%s: field \"after\": no stage %q (stages: %s)", where, sc.After, strings.Join(names(out), ", "))
+			return nil, fmt.Errorf("%s: field \"after\": no stage %q (stages: %s)", where, sc.After, strings.Join(pipeline.Names(out), ", "))
 		}
 		j := idx + 1
 		for j < len(out) && anchorOf[out[j].Name] == sc.After {
@@ -132,14 +132,6 @@ func Place[T Item](c *Config, list []pipeline.Stage[T], byFunction func(T) strin
 
 func stageIndex[T any](list []pipeline.Stage[T], name string) int {
 	return slices.IndexFunc(list, func(s pipeline.Stage[T]) bool { return s.Name == name })
-}
-
-func names[T any](list []pipeline.Stage[T]) []string {
-	out := make([]string, len(list))
-	for i, s := range list {
-		out[i] = s.Name
-	}
-	return out
 }
 
 // execStage is one configured tool, ready to run.

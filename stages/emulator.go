@@ -14,9 +14,9 @@ import (
 	"github.com/airpipe/airpipe/compiler/judge"
 	"github.com/airpipe/airpipe/compiler/translate"
 	"github.com/airpipe/airpipe/device"
-	"github.com/airpipe/airpipe/device/approxtrace"
 	"github.com/airpipe/airpipe/internal/codes"
 	"github.com/airpipe/airpipe/pipeline"
+	"github.com/airpipe/airpipe/stages/approxtrace"
 )
 
 // emulatorVersion changes whenever the emulator stage's verdicts change.
@@ -179,7 +179,7 @@ func (e *emulator) children() *childServers {
 }
 
 // traceApproximate runs a kernel the reference set aside for approximate
-// operations traced on the device (device/approxtrace), through the same
+// operations traced on the device (stages/approxtrace), through the same
 // dispatch as any module: a recorded result beyond its MSL §8.4 bound is a
 // mismatch; otherwise r, the set-aside result, stays, with the trace's data.
 func (e *emulator) traceApproximate(ctx context.Context, m *Module, r pipeline.Result) pipeline.Result {

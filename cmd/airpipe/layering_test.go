@@ -24,6 +24,7 @@ var layerRules = []struct {
 	{"corpus", []string{"corpus", "internal"}, nil},
 	{"device", []string{"device", "internal/proc"}, []string{"github.com/ebitengine/purego"}},
 	{"stages/opcheck", []string{"stages", "corpus", "compiler", "device", "internal"}, []string{"github.com/parquet-go/"}},
+	{"stages/approxtrace", []string{"stages", "compiler", "device", "pipeline", "internal"}, nil},
 	{"stages", []string{"stages", "corpus", "compiler", "device", "pipeline", "analytics", "internal"}, nil},
 	{"cmd", []string{"stages", "corpus", "compiler", "device", "pipeline", "analytics", "internal"}, []string{"github.com/spf13/pflag", "github.com/cheggaaa/pb", "github.com/mattn/go-isatty"}},
 }

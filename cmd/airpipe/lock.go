@@ -84,6 +84,7 @@ func lockNewRun(out, runID, shard string) (*runLock, error) {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return nil, err
 	}
+	sweepStartTemps(out, runID, shard)
 	tmp, err := os.MkdirTemp(out, "."+runID+".tmp-")
 	if err != nil {
 		return nil, err
@@ -104,6 +105,36 @@ func lockNewRun(out, runID, shard string) (*runLock, error) {
 		return lockRunDir(dir, shard)
 	}
 	return nil, err
+}
+
+// staleTempAge is how old a lockless start temporary must be before a new
+// run removes it: younger ones may belong to a process starting right now.
+const staleTempAge = time.Minute
+
+// sweepStartTemps removes what runs of runID killed while starting left in
+// out: the hidden directory each prepares its run directory in
+// (.RUNID.tmp-*, which no reader lists). One whose lock file a new lock
+// can take belonged to a dead process; one without a lock file is removed
+// once older than staleTempAge.
+func sweepStartTemps(out, runID, shard string) {
+	temps, _ := filepath.Glob(filepath.Join(out, "."+runID+".tmp-*"))
+	for _, tmp := range temps {
+		fi, err := os.Lstat(tmp)
+		if err != nil || !fi.IsDir() {
+			continue
+		}
+		lock := filepath.Join(tmp, lockFileName(shard))
+		if _, err := os.Lstat(lock); err != nil {
+			if time.Since(fi.ModTime()) > staleTempAge {
+				os.RemoveAll(tmp)
+			}
+			continue
+		}
+		if l, err := tryLock(tmp, lock); err == nil {
+			l.release()
+			os.RemoveAll(tmp)
+		}
+	}
 }
 
 // release drops the lock (the lock file stays: removing it would let a

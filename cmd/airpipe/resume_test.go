@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -114,7 +115,11 @@ func TestKillAndResume(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(dir, "run.json")); os.IsNotExist(err) {
 			// Killed before the run began: nothing half-made (at most the
 			// run directory holding its lock, taken before run.json).
+			// A hidden start temporary (.ID.tmp-*, which no reader
+			// lists) may be left; the next start in the same --out
+			// sweeps it once its lock is free.
 			left, _ := filepath.Glob(filepath.Join(out, "*"))
+			temps, _ := filepath.Glob(filepath.Join(out, "."+id+".tmp-*"))
 			var inside []string
 			des, _ := os.ReadDir(dir)
 			for _, de := range des {
@@ -125,7 +130,20 @@ func TestKillAndResume(t *testing.T) {
 			if len(inside) != 0 || len(left) > 1 || (len(left) == 1 && left[0] != dir) {
 				t.Fatalf("trial %d: killed while starting, left %v %v", trial, left, inside)
 			}
-			t.Logf("trial %d: killed after %s, before the run began", trial, delay)
+			if len(temps) > 0 {
+				// The next start of that run id sweeps them.
+				if code := run([]string{"run", "--out", out, "--run-id", id, "--progress", "none", "--no-cache", "--stages", "container", corpusDir}, io.Discard, io.Discard); code != 0 {
+					t.Fatalf("trial %d: the next run exits %d", trial, code)
+				}
+				for _, tmp := range temps {
+					if _, err := os.Stat(filepath.Join(tmp, ".lock")); err == nil {
+						if _, err := os.Stat(tmp); err == nil {
+							t.Errorf("trial %d: %s, whose lock is free, was not swept", trial, tmp)
+						}
+					}
+				}
+			}
+			t.Logf("trial %d: killed after %s, before the run began (start temporaries %v)", trial, delay, temps)
 			continue
 		}
 		meta, partial, err := analytics.ReadRun(dir)

@@ -74,7 +74,11 @@ func TestCorpusFunctionConstants(t *testing.T) {
 			declared := map[string]bool{}
 			for _, sc := range out.Reflection.SpecConstants {
 				declared[sc.Name] = true
-				if sc.ID != uint32(fnConstSpecBase+sc.Index) {
+				base := fnConstSpecBase
+				if sc.Defined {
+					base = fnConstDefinedBase // is_function_constant_defined's flag
+				}
+				if sc.ID != uint32(base+sc.Index) {
 					t.Errorf("%s: spec constant %+v", ep.Function.Name, sc)
 				}
 			}

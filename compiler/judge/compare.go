@@ -49,6 +49,7 @@ func Compare(ref *cpuref.Result, got map[int][]byte) Verdict {
 			case kind.sameValue(a, b):
 				nanPayloads++
 			case kind == wordFloat && tol.accepts(a, b):
+			case (kind == wordHalf || kind == wordBFloat) && tol.acceptsLanes(kind, a, b):
 			case kind == wordFloat && ref.Kernel.DenormsDisabled && flushedDenormal(a, b):
 				flushed++
 			case ref.Kernel.NoNaNsOrInfs && kind.nonFiniteDiffer(a, b):

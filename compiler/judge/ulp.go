@@ -18,7 +18,9 @@ import (
 // most half a ULP each; where they cancel, a difference beyond the bound is
 // reported as a mismatch (a false red, never a false green). Words whose
 // type is not known to be float (buffer words) and integer outputs are
-// compared bit for bit, and infinities and NaNs are never "close".
+// compared bit for bit, and infinities and NaNs are never "close". Half
+// and bfloat words are compared lane by lane with the same bound in their
+// own type's ULPs (acceptsLanes).
 const ULPBound = 16
 
 // ulpDistance is the number of representable floats between a and b, or
@@ -70,6 +72,51 @@ func (t *tolerance) accepts(a, b uint32) bool {
 	t.within++
 	t.maxSeen = max(t.maxSeen, d)
 	return true
+}
+
+// acceptsLanes reports whether half or bfloat word b is close enough to
+// the reference's a: each 16-bit lane within the bound in its own type's
+// units in the last place (an order-only float sum rounded to half or
+// bfloat moves the result by at most a lane ULP; computed in the narrow
+// type, by the same count of that type's ULPs as a float's).
+func (t *tolerance) acceptsLanes(k wordKind, a, b uint32) bool {
+	if t.bound == 0 {
+		return false
+	}
+	la, lb := lanes(a), lanes(b)
+	worst := uint32(0)
+	for i := range la {
+		d, ok := ulpDistance16(k, la[i], lb[i])
+		if !ok || d > t.bound {
+			return false
+		}
+		worst = max(worst, d)
+	}
+	t.within++
+	t.maxSeen = max(t.maxSeen, worst)
+	return true
+}
+
+// ulpDistance16 is ulpDistance for a half or bfloat lane.
+func ulpDistance16(k wordKind, a, b uint16) (uint32, bool) {
+	exp := uint16(0x7c00)
+	if k == wordBFloat {
+		exp = 0x7f80
+	}
+	if a&exp == exp || b&exp == exp {
+		return 0, false
+	}
+	ordered := func(x uint16) int32 {
+		if x&0x8000 != 0 {
+			return -int32(x & 0x7fff)
+		}
+		return int32(x)
+	}
+	d := ordered(a) - ordered(b)
+	if d < 0 {
+		d = -d
+	}
+	return uint32(d), true
 }
 
 // describe adds the tolerance's facts to a result's data, and says in a

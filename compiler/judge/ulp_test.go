@@ -74,3 +74,30 @@ func TestCompareWithinULPBound(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareLanesWithinULPBound: with an order-only operation, half and
+// bfloat buffer words pass when each 16-bit lane lies within the bound in
+// its own type's ULPs (an order-only float sum rounded to bfloat moves by a
+// bfloat ULP); beyond it, an infinity, or without the operation they fail.
+func TestCompareLanesWithinULPBound(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		typ      string
+		approx   []string
+		ref, got uint32
+		status   Status
+	}{
+		{"bfloat lane one ULP", "bfloat2", []string{"air.dot.v4f32"}, 0x3f4e3ef5, 0x3f4e3ef4, Passed},
+		{"half lane sixteen ULP", "half2", []string{"air.dot.v4f32"}, 0x3c003c00, 0x3c003c10, Passed},
+		{"half lane seventeen ULP", "half2", []string{"air.dot.v4f32"}, 0x3c003c00, 0x3c003c11, Failed},
+		{"bfloat infinity lane", "bfloat2", []string{"air.dot.v4f32"}, 0x3f807f80, 0x3f807f7f, Failed},
+		{"no order-only operation", "bfloat2", nil, 0x3f4e3ef5, 0x3f4e3ef4, Failed},
+	} {
+		ref := typedResult(c.typ, false, c.ref)
+		ref.Approximate = c.approx
+		r := Compare(ref, words(c.got))
+		if r.Status != c.status {
+			t.Errorf("%s: %s %s %v", c.name, r.Status, r.Message, r.Data)
+		}
+	}
+}

@@ -4,14 +4,10 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
 
-	"github.com/airpipe/airpipe/compiler/cpuref"
-	"github.com/airpipe/airpipe/compiler/translate"
-	"github.com/airpipe/airpipe/corpus/mtlb"
 	"github.com/airpipe/airpipe/internal/codes"
 	"github.com/airpipe/airpipe/pipeline"
 )
@@ -81,41 +77,5 @@ func TestReaderMemoryBudget(t *testing.T) {
 	}
 	if Reader(false, 0).Version == Reader(false, 1<<20).Version {
 		t.Error("a budget other than the default keeps the stage version")
-	}
-}
-
-// TestTranslateStopsWithItsContext: the translate stage watches its
-// context too — a timed-out module is a timeout, not a verdict; with a live
-// context the same module translates.
-func TestTranslateStopsWithItsContext(t *testing.T) {
-	if _, err := exec.LookPath("llvm-as-19"); err != nil {
-		t.Skip("llvm-as-19 not installed")
-	}
-	m := emuModule(t, filepath.Join("testdata", "emulator", "builtins.ll"))
-	m.Function = &mtlb.Function{Name: m.Translation.Entry}
-	m.Library = &Library{Source: "x"}
-	m.Translation = nil
-	expired, cancel := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
-	defer cancel()
-	if r := translateModule(expired, m); r.Status != pipeline.Failed || r.Code != pipeline.CodeTimeout || m.Translation != nil {
-		t.Errorf("timed out: %s %s (%s), translation kept %v", r.Status, r.Code, r.Message, m.Translation != nil)
-	}
-	if r := translateModule(context.Background(), m); r.Status != pipeline.Passed {
-		t.Errorf("live: %s %s (%s)", r.Status, r.Code, r.Message)
-	}
-}
-
-// TestCaptureWithoutOutputs: a vertex function that returns nothing is not
-// drawn (the capture needs outputs); it is unjudged by name, not an
-// interface mismatch of the module.
-func TestCaptureWithoutOutputs(t *testing.T) {
-	ref := &cpuref.Result{Kernel: &cpuref.Kernel{Name: "vs", Stage: "vertex"}}
-	cq, r, ok := captureRequestFor(translate.Reflection{}, ref)
-	if ok || cq != nil || r.Status != pipeline.Unjudged || r.Code != CodeEmulatorNotImplemented || r.Detail != "vertex function without outputs" {
-		t.Errorf("got %v %+v %v", cq, r, ok)
-	}
-	ref.Kernel.Outputs = []cpuref.VertexOutput{{Role: "air.position", Name: "pos"}}
-	if _, r, ok := captureRequestFor(translate.Reflection{}, ref); !ok {
-		t.Errorf("a vertex function with a position output: %+v", r)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/airpipe/airpipe/compiler/bitcode"
 	"github.com/airpipe/airpipe/compiler/spirv"
@@ -132,5 +133,26 @@ func TestValidationFailure(t *testing.T) {
 		if r.Status != tc.status || r.Code != tc.code {
 			t.Errorf("%v: got %s %q, want %s %q", tc.err, r.Status, r.Code, tc.status, tc.code)
 		}
+	}
+}
+
+// TestTranslateStopsWithItsContext: the translate stage watches its
+// context too — a timed-out module is a timeout, not a verdict; with a live
+// context the same module translates.
+func TestTranslateStopsWithItsContext(t *testing.T) {
+	if _, err := exec.LookPath("llvm-as-19"); err != nil {
+		t.Skip("llvm-as-19 not installed")
+	}
+	m := emuModule(t, filepath.Join("testdata", "emulator", "builtins.ll"))
+	m.Function = &mtlb.Function{Name: m.Translation.Entry}
+	m.Library = &Library{Source: "x"}
+	m.Translation = nil
+	expired, cancel := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
+	defer cancel()
+	if r := translateModule(expired, m); r.Status != pipeline.Failed || r.Code != pipeline.CodeTimeout || m.Translation != nil {
+		t.Errorf("timed out: %s %s (%s), translation kept %v", r.Status, r.Code, r.Message, m.Translation != nil)
+	}
+	if r := translateModule(context.Background(), m); r.Status != pipeline.Passed {
+		t.Errorf("live: %s %s (%s)", r.Status, r.Code, r.Message)
 	}
 }

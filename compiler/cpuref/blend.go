@@ -108,19 +108,7 @@ func (k *Kernel) addDestination(p *Param, n int, arg []string, entry string) err
 // float, rounded to half (exact: DestinationWords' floats are halves), an integer truncated
 // to its width.
 func (d Destination) constant(c int) string {
-	e := elem(d.Type)
-	w := d.Words[c]
-	switch e {
-	case "float":
-		return fmt.Sprintf("float 0x%016X", math.Float64bits(float64(math.Float32frombits(w))))
-	case "half":
-		return fmt.Sprintf("half 0xH%04X", halfBits(math.Float32frombits(w)))
-	case "i8":
-		return fmt.Sprintf("i8 %d", int8(w))
-	case "i16":
-		return fmt.Sprintf("i16 %d", int16(w))
-	}
-	return fmt.Sprintf("%s %d", e, int32(w))
+	return scalarConstant(elem(d.Type), d.Words[c])
 }
 
 // destinationArg defines v, parameter i of the wrapper's call, as the destination the

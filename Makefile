@@ -66,8 +66,11 @@ fuzz:
 		done; \
 	done
 
+# A count, not a duration: Go 1.26's fuzz coordinator can report a bare
+# "context deadline exceeded" when -fuzztime's wall-clock deadline races a
+# busy worker (go.dev/issue/75804, fixed in Go 1.27); a count has no deadline.
 fuzz-short:
-	$(MAKE) fuzz FUZZTIME=5s
+	$(MAKE) fuzz FUZZTIME=1000x
 
 lint:
 	test -z "$$(gofmt -l $$(git ls-files '*.go'))" || (gofmt -l $$(git ls-files '*.go'); exit 1)

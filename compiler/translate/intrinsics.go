@@ -61,6 +61,10 @@ type mathOp struct {
 	arity int
 	kind  mathKind
 	lower func(t *translator, ty air.Type, args []spirv.ID) spirv.ID
+	// precise, when set, lowers the precise form (no fast_ prefix) of a
+	// float operation where Table 8.1 asks more than GLSL's instruction
+	// gives.
+	precise func(t *translator, ty air.Type, args []spirv.ID) spirv.ID
 }
 
 // mathOps is the one table from air.* math names (without fast_/precise_
@@ -69,7 +73,7 @@ var mathOps = map[string]mathOp{
 	"fabs": {glsl: spirv.GLSLFAbs, arity: 1}, "abs": {glsl: spirv.GLSLFAbs, arity: 1}, "floor": {glsl: spirv.GLSLFloor, arity: 1},
 	"ceil": {glsl: spirv.GLSLCeil, arity: 1}, "trunc": {glsl: spirv.GLSLTrunc, arity: 1},
 	"rint": {glsl: spirv.GLSLRoundEven, arity: 1}, "fract": {arity: 1, lower: lowerFract},
-	"sqrt": {glsl: spirv.GLSLSqrt, arity: 1}, "rsqrt": {glsl: spirv.GLSLInverseSqrt, arity: 1},
+	"sqrt": {glsl: spirv.GLSLSqrt, arity: 1}, "rsqrt": {glsl: spirv.GLSLInverseSqrt, arity: 1, precise: lowerRsqrtRounded},
 	"exp": {glsl: spirv.GLSLExp, arity: 1}, "exp2": {glsl: spirv.GLSLExp2, arity: 1},
 	"log": {glsl: spirv.GLSLLog, arity: 1}, "log2": {glsl: spirv.GLSLLog2, arity: 1},
 	"sin": {glsl: spirv.GLSLSin, arity: 1}, "cos": {glsl: spirv.GLSLCos, arity: 1}, "tan": {glsl: spirv.GLSLTan, arity: 1},
@@ -281,6 +285,8 @@ func (t *translator) intrinsic(c *air.Call, name string) (spirv.ID, bool) {
 		args[i] = t.value(a)
 	}
 	switch {
+	case m.precise != nil && !strings.HasPrefix(op, "fast_") && scalarBits(air.Scalar(ty)) == 32:
+		return m.precise(t, ty, args), true
 	case m.lower != nil:
 		return m.lower(t, ty, args), true
 	case m.core != 0:

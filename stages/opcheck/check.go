@@ -68,6 +68,9 @@ type Runner struct {
 	// BoundFor, when set, replaces BoundOf (a planted wrong bound, for
 	// tests).
 	BoundFor func(op *Op) Bound
+	// Cases, when set, are the argument tuples evaluated in place of the
+	// edge cases and random ones (a sweep, in tests).
+	Cases [][]uint64
 }
 
 // Check evaluates op on the runner's device and judges every result.
@@ -77,7 +80,10 @@ func (r *Runner) Check(ctx context.Context, op *Op) *Result {
 		b = r.BoundFor(op)
 	}
 	res := &Result{Op: op, Device: r.Name, Bound: b}
-	cases := Cases(op, r.Random, r.Seed)
+	cases := r.Cases
+	if cases == nil {
+		cases = Cases(op, r.Random, r.Seed)
+	}
 	for len(cases)%max(1, op.Args[0].Lanes) != 0 {
 		cases = append(cases, cases[len(cases)-1]) // whole invocations only
 	}

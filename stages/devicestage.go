@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/airpipe/airpipe/compiler/cpuref"
-	"github.com/airpipe/airpipe/device"
+	"github.com/airpipe/airpipe/device/harness"
 	"github.com/airpipe/airpipe/internal/codes"
 	"github.com/airpipe/airpipe/pipeline"
 )
@@ -57,33 +57,14 @@ type deviceStage struct {
 
 // choose resolves the device once: a real GPU or the reason there is none.
 func (d *deviceStage) choose() {
-	if d.opts.Device == "" {
-		d.err = fmt.Errorf("no GPU chosen: pass --device NAME|auto to run the device stage")
-		return
-	}
-	facts, err := device.Devices()
+	f, err := harness.ChooseGPU(d.opts.Device)
 	if err != nil {
-		d.err = fmt.Errorf("no Vulkan devices: %w", err)
+		d.err = err
 		return
 	}
-	for _, f := range facts {
-		gpu := f.Kind != "cpu" && f.RADVFamily == ""
-		if (d.opts.Device == "auto" && gpu) || (d.opts.Device != "auto" && strings.Contains(f.Name, d.opts.Device)) {
-			if !gpu {
-				d.err = fmt.Errorf("device %q is %s, not a real GPU", f.Name, map[bool]string{true: "a null device", false: "a CPU"}[f.RADVFamily != ""])
-				return
-			}
-			d.name = f.Name
-			d.emu = &emulator{onDevice: true, opts: EmulatorOptions{Device: f.Name, ReferenceCache: d.opts.ReferenceCache,
-				ChildArgv: d.opts.ChildArgv, ChildEnv: d.opts.ChildEnv, Timeout: d.opts.Timeout, Grid: d.opts.Grid, SIMDWidth: int(f.SubgroupSize)}}
-			return
-		}
-	}
-	var names []string
-	for _, f := range facts {
-		names = append(names, f.Name)
-	}
-	d.err = fmt.Errorf("no GPU matches %q among: %s", d.opts.Device, strings.Join(names, "; "))
+	d.name = f.Name
+	d.emu = newEmulator(EmulatorOptions{Device: f.Name, ReferenceCache: d.opts.ReferenceCache,
+		ChildArgv: d.opts.ChildArgv, ChildEnv: d.opts.ChildEnv, Timeout: d.opts.Timeout, Grid: d.opts.Grid, SIMDWidth: int(f.SubgroupSize)}, true)
 }
 
 func (d *deviceStage) run(ctx context.Context, m *Module) pipeline.Result {

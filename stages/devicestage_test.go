@@ -6,10 +6,6 @@ import (
 	"github.com/airpipe/airpipe/pipeline"
 )
 
-func putLE(b []byte, w uint32) {
-	b[0], b[1], b[2], b[3] = byte(w), byte(w>>8), byte(w>>16), byte(w>>24)
-}
-
 // TestAsDeviceKeepsAgreement: the device stage's renaming of the emulator's
 // keys keeps the key that compares the two stages recognisable.
 func TestAsDeviceKeepsAgreement(t *testing.T) {

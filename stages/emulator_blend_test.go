@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/airpipe/airpipe/compiler/cpuref"
-	"github.com/airpipe/airpipe/compiler/translate"
 	"github.com/airpipe/airpipe/pipeline"
 )
 
@@ -44,15 +43,12 @@ func TestEmulatorCatchesBlendFaults(t *testing.T) {
 
 	m := emuModule(t, "testdata/emulator/blend.ll")
 	ref, dev := referenceAndLavapipe(t, m, "blend")
-	dq, res, ok := drawRequestFor(m.Translation.Reflection, ref, m.Translation.SPIRV)
-	if !ok {
-		t.Fatalf("draw request: %s %s", res.Code, res.Message)
-	}
+	dq := drawOf(t, m, ref)
 	if dq.Targets[1].Clear != cpuref.DestinationWords(1, 'u') || !dq.Targets[1].Input {
 		t.Fatalf("target 1 is %+v, want an input holding DestinationWords(1, 'u')", dq.Targets[1])
 	}
 	dq.Targets[1].Clear[0]++ // the attachment holds a destination other than the reference's
-	got, res := dispatch(context.Background(), dev, m.Translation.SPIRV, m.Translation.Entry, ref, dq, nil, nil)
+	got, res := dispatchOn(dev, m.Translation.SPIRV, m.Translation.Entry, ref, dq)
 	if got == nil {
 		t.Fatalf("draw: %s %s", res.Code, res.Message)
 	}
@@ -78,25 +74,4 @@ func TestEmulatorGatherHalf(t *testing.T) {
 		t.Fatalf("wrong component: got %s %s %q (%s), want a mismatch at render target 0 pixel (0,0) component 0", r.Status, r.Code, r.Detail, r.Message)
 	}
 	t.Log(r.Message)
-}
-
-// TestMatchInputAttachments: the SPIR-V must read the attachments the AIR reads, as the same
-// kind; each difference is an interface mismatch naming the attachment.
-func TestMatchInputAttachments(t *testing.T) {
-	ds := []cpuref.Destination{{Index: 0, Kind: 'f'}, {Index: 1, Kind: 'u'}}
-	for _, c := range []struct {
-		name   string
-		ias    []translate.InputAttachment
-		detail string
-	}{
-		{"same", []translate.InputAttachment{{Index: 0, SampledType: "float"}, {Index: 1, SampledType: "uint"}}, ""},
-		{"another kind", []translate.InputAttachment{{Index: 0, SampledType: "float"}, {Index: 1, SampledType: "int"}}, "input attachment 1"},
-		{"one more", []translate.InputAttachment{{Index: 0, SampledType: "float"}, {Index: 1, SampledType: "uint"}, {Index: 2, SampledType: "float"}}, "input attachment 2"},
-		{"one fewer", []translate.InputAttachment{{Index: 1, SampledType: "uint"}}, "input attachment 0"},
-	} {
-		r, ok := matchInputAttachments(c.ias, ds)
-		if ok != (c.detail == "") || !ok && (r.Code != CodeEmulatorInterface || r.Detail != c.detail) {
-			t.Errorf("%s: ok %v %s %q, want %q", c.name, ok, r.Code, r.Detail, c.detail)
-		}
-	}
 }

@@ -65,7 +65,7 @@ func TestEmulatorCatchesOtherSpecialization(t *testing.T) {
 			}
 			wrong := *ref
 			wrong.Kernel = &k
-			got, res := dispatch(context.Background(), dev, m.Translation.SPIRV, "pick3", &wrong, nil, nil, nil)
+			got, res := dispatchOn(dev, m.Translation.SPIRV, "pick3", &wrong, nil)
 			if got == nil {
 				if res.Status == pipeline.Passed {
 					t.Fatal("no output and a pass")
@@ -78,7 +78,7 @@ func TestEmulatorCatchesOtherSpecialization(t *testing.T) {
 			}
 		})
 	}
-	right, res := dispatch(context.Background(), dev, m.Translation.SPIRV, "pick3", ref, nil, nil, nil)
+	right, res := dispatchOn(dev, m.Translation.SPIRV, "pick3", ref, nil)
 	if right == nil {
 		t.Fatalf("dispatch: %s %s", res.Code, res.Message)
 	}

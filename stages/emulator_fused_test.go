@@ -59,7 +59,7 @@ func TestMismatchAgainstFusedReference(t *testing.T) {
 	}
 	sum := sha256.Sum256(bc)
 	m := &Module{Bitcode: bc, SHA256: hex.EncodeToString(sum[:]), artifacts: artifacts{Translation: &translate.Output{Entry: "k"}}}
-	e := &emulator{opts: EmulatorOptions{ReferenceCache: t.TempDir()}}
+	e := newEmulator(EmulatorOptions{ReferenceCache: t.TempDir()}, false)
 	ctx := context.Background()
 	unfused, err := e.reference(ctx, m)
 	if err != nil {
@@ -79,14 +79,13 @@ func TestMismatchAgainstFusedReference(t *testing.T) {
 	// The device fused: a mismatch against the unfused reference, a pass
 	// against the fused one.
 	got := asGot(fused)
-	r := compare(unfused, got)
-	if r.Code != CodeEmulatorMismatch {
+	if r := compare(unfused, got); r.Code != CodeEmulatorMismatch {
 		t.Fatalf("fused answer against the unfused reference: %+v", r)
 	}
-	if r.Data == nil {
-		r.Data = map[string]string{}
+	if !unfused.ContractAllowed {
+		t.Fatal("the fixture's AIR does not permit contraction")
 	}
-	r = againstFused(ctx, e, m, unfused, got, r)
+	r := judged(e.h.Judge(ctx, harnessModule(m), unfused, got))
 	if r.Status != pipeline.Passed || !strings.Contains(r.Data["reference"], "fused multiply-add") {
 		t.Fatalf("fused answer: %+v", r)
 	}
@@ -107,11 +106,7 @@ func TestMismatchAgainstFusedReference(t *testing.T) {
 	judge := func(w int) pipeline.Result {
 		bad := asGot(fused)
 		bad[0][4*w] ^= 1
-		r := compare(unfused, bad)
-		if r.Data == nil {
-			r.Data = map[string]string{}
-		}
-		return againstFused(ctx, e, m, unfused, bad, r)
+		return judged(e.h.Judge(ctx, harnessModule(m), unfused, bad))
 	}
 	// A wrong answer at a fixed word matches neither: a mismatch.
 	if r := judge(fixed); r.Code != CodeEmulatorMismatch || !strings.HasPrefix(r.Data["fused_reference"], "differs too") {

@@ -15,6 +15,7 @@ import (
 	"github.com/airpipe/airpipe/compiler/cpuref"
 	"github.com/airpipe/airpipe/compiler/translate"
 	"github.com/airpipe/airpipe/device"
+	"github.com/airpipe/airpipe/device/harness"
 	"github.com/airpipe/airpipe/pipeline"
 )
 
@@ -70,24 +71,16 @@ func TestEmulatorEmit(t *testing.T) {
 		t.Skip("AIRPIPE_EMU_EMIT is not set")
 	}
 	emuNeed(t)
-	var cases []emuRequest
+	var cases []harness.Request
 	expected := map[string][]cpuref.Data{}
 	add := func(name string, bc []byte, out *translate.Output) {
 		ref, err := cpuref.Run(context.Background(), bc, out.Entry, cpuref.Options{})
-		if err != nil || !anyWritable(ref.Kernel) && len(ref.Kernel.Targets) == 0 && len(ref.Kernel.Outputs) == 0 {
+		if err != nil {
 			return
 		}
-		q := emuRequest{Name: name, Entry: out.Entry, SPIRV: out.SPIRV, Grid: ref.Grid, Buffers: ref.Inputs, Kernel: ref.Kernel}
-		var ok bool
-		switch out.Reflection.Stage {
-		case "fragment":
-			if q.Draw, _, ok = drawRequestFor(out.Reflection, ref, out.SPIRV); !ok {
-				return
-			}
-		case "vertex":
-			if q.Capture, _, ok = captureRequestFor(out.Reflection, ref); !ok {
-				return
-			}
+		q, _, ok := harness.Prepare("", name, out, ref)
+		if !ok {
+			return
 		}
 		cases = append(cases, q)
 		expected[name] = ref.Outputs
@@ -129,7 +122,7 @@ func TestEmulatorReplay(t *testing.T) {
 	if spec == "" {
 		spec = "auto"
 	}
-	var cases []emuRequest
+	var cases []harness.Request
 	readGz(t, filepath.Join(dir, "cases.json.gz"), &cases)
 	dev, err := device.Open(spec, device.Options{})
 	if err != nil {
@@ -137,10 +130,10 @@ func TestEmulatorReplay(t *testing.T) {
 	}
 	defer dev.Stop()
 	t.Logf("device: %s", dev.Facts())
-	var results []emuReply
+	var results []harness.Reply
 	for _, c := range cases {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		results = append(results, runRequest(ctx, dev, c))
+		results = append(results, harness.Dispatch(ctx, dev, c))
 		cancel()
 	}
 	out := os.Getenv("AIRPIPE_EMU_OUT")
@@ -157,13 +150,13 @@ func TestEmulatorCheck(t *testing.T) {
 	if dir == "" {
 		t.Skip("AIRPIPE_EMU_CHECK is not set")
 	}
-	var results []emuReply
+	var results []harness.Reply
 	expected := map[string][]cpuref.Data{}
-	var cases []emuRequest
+	var cases []harness.Request
 	readGz(t, filepath.Join(dir, "results.json.gz"), &results)
 	readGz(t, filepath.Join(dir, "expected.json.gz"), &expected)
 	readGz(t, filepath.Join(dir, "cases.json.gz"), &cases)
-	inputs := map[string]emuRequest{}
+	inputs := map[string]harness.Request{}
 	for _, c := range cases {
 		inputs[c.Name] = c
 	}
@@ -175,7 +168,7 @@ func TestEmulatorCheck(t *testing.T) {
 	for _, r := range results {
 		micros = append(micros, r.Micros)
 		if r.Buffers == nil {
-			counts["did not run: "+string(r.Result.Code)+" "+r.Result.Detail]++
+			counts["did not run: "+string(r.Verdict.Code)+" "+r.Verdict.Detail]++
 			continue
 		}
 		c := inputs[r.Name]

@@ -14,8 +14,10 @@ import (
 	"github.com/airpipe/airpipe/compiler/air"
 	"github.com/airpipe/airpipe/compiler/bitcode"
 	"github.com/airpipe/airpipe/compiler/cpuref"
+	"github.com/airpipe/airpipe/compiler/judge"
 	"github.com/airpipe/airpipe/compiler/translate"
 	"github.com/airpipe/airpipe/device"
+	"github.com/airpipe/airpipe/device/harness"
 	"github.com/airpipe/airpipe/internal/codes"
 	"github.com/airpipe/airpipe/pipeline"
 )
@@ -146,6 +148,33 @@ func TestEmulatorFixtures(t *testing.T) {
 }
 
 // plantedLowering judges the AIR of fixture right with the translation of
+
+// compare judges the device's outputs against the reference's
+// (judge.Compare) as a stage result.
+func compare(ref *cpuref.Result, got map[int][]byte) pipeline.Result {
+	return judged(judge.Compare(ref, got))
+}
+
+func word(b []byte, w int) uint32 { return judge.Word(b, w) }
+
+// dispatchOn runs ref's inputs through spirv's entry on dev
+// (harness.Dispatch), drawn as dq when it is set; the result is why it did
+// not run when the outputs are nil.
+func dispatchOn(dev *device.Device, spirv []byte, entry string, ref *cpuref.Result, dq *harness.Draw) (map[int][]byte, pipeline.Result) {
+	rep := harness.Dispatch(context.Background(), dev, harness.Request{Entry: entry, SPIRV: spirv, Grid: ref.Grid, Buffers: ref.Inputs, Kernel: ref.Kernel, Draw: dq})
+	return rep.Buffers, judged(rep.Verdict)
+}
+
+// drawOf is the draw harness.Prepare lays out for m's fragment function.
+func drawOf(t *testing.T, m *Module, ref *cpuref.Result) *harness.Draw {
+	t.Helper()
+	q, v, ok := harness.Prepare("lavapipe", m.SHA256, m.Translation, ref)
+	if !ok || q.Draw == nil {
+		t.Fatalf("draw request: %s %s %s", v.Code, v.Detail, v.Message)
+	}
+	return q.Draw
+}
+
 // fixture wrong, as a translator that lowered it wrongly would hand it on.
 func plantedLowering(t *testing.T, right, wrong string) pipeline.Result {
 	t.Helper()
@@ -199,25 +228,22 @@ func TestEmulatorCatchesTextureFaults(t *testing.T) {
 	}
 
 	ref, dev := referenceAndLavapipe(t, right, "frag")
-	dq, res, ok := drawRequestFor(right.Translation.Reflection, ref, right.Translation.SPIRV)
-	if !ok {
-		t.Fatalf("draw request: %+v", res)
-	}
+	dq := drawOf(t, right, ref)
 	k := *ref.Kernel
 	k.Textures = append([]cpuref.Texture(nil), k.Textures...)
 	k.Textures[0].Texel = k.Textures[1].Texel // texture 0 bound with texture 3's content
 	moved := *ref
 	moved.Kernel = &k
-	var tm device.Timing
-	got, res := dispatch(context.Background(), dev, right.Translation.SPIRV, "frag", &moved, dq, nil, &tm)
+	rep := harness.Dispatch(context.Background(), dev, harness.Request{Entry: "frag", SPIRV: right.Translation.SPIRV, Grid: moved.Grid, Buffers: moved.Inputs, Kernel: moved.Kernel, Draw: dq})
+	got := rep.Buffers
 	if got == nil {
-		t.Fatalf("dispatch: %s %s", res.Code, res.Message)
+		t.Fatalf("dispatch: %s %s", rep.Verdict.Code, rep.Verdict.Message)
 	}
 	if r := compare(ref, got); r.Code != CodeEmulatorMismatch || r.Detail != "render target 0 pixel (0,0) component 0" {
 		t.Fatalf("texture bound with another's content: %s %s %q", r.Status, r.Code, r.Detail)
 	}
-	if dev.Facts().CanTime() && tm.Nanos() == 0 {
-		t.Errorf("the device can time but the draw's split gave %+v", tm)
+	if dev.Facts().CanTime() && rep.GPUNanos == 0 {
+		t.Errorf("the device can time but the draw's split gave no time")
 	}
 }
 
@@ -254,7 +280,7 @@ func TestEmulatorCatchesFunctionConstantFaults(t *testing.T) {
 	k.FunctionConstants[1].Word ^= 1 // the float constant, one ULP off
 	other := *ref
 	other.Kernel = &k
-	got, res := dispatch(context.Background(), dev, m.Translation.SPIRV, "fc", &other, nil, nil, nil)
+	got, res := dispatchOn(dev, m.Translation.SPIRV, "fc", &other, nil)
 	if got == nil {
 		t.Fatalf("dispatch: %s %s", res.Code, res.Message)
 	}
@@ -363,7 +389,7 @@ func TestEmulatorCatchesWrongInput(t *testing.T) {
 	ref, dev := referenceAndLavapipe(t, m, "saxpy")
 	x := ref.Inputs[1].Bytes
 	x[0]++ // buffer 1 (x) read by thread 0
-	got, res := dispatch(context.Background(), dev, m.Translation.SPIRV, m.Translation.Entry, ref, nil, nil, nil)
+	got, res := dispatchOn(dev, m.Translation.SPIRV, m.Translation.Entry, ref, nil)
 	if got == nil {
 		t.Fatalf("dispatch: %s %s", res.Code, res.Message)
 	}
@@ -438,7 +464,7 @@ func TestEmulatorGrids(t *testing.T) {
 func TestEmulatorChildProcess(t *testing.T) {
 	switch os.Getenv("AIRPIPE_EMU_CHILD") {
 	case "serve":
-		if err := ServeEmulatorChild(os.Stdin, os.Stdout); err != nil {
+		if err := harness.Serve(os.Stdin, os.Stdout); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}

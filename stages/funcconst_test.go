@@ -87,46 +87,18 @@ func TestEmulatorCatchesWrongConditionalBinding(t *testing.T) {
 	k.Textures[0].Kind, k.Textures[0].Texel = 'u', cpuref.TexelWords(0, 'u')
 	wrong := *ref
 	wrong.Kernel = &k
-	got, res := dispatch(context.Background(), dev, m.Translation.SPIRV, "pick", &wrong, nil, nil, nil)
+	got, res := dispatchOn(dev, m.Translation.SPIRV, "pick", &wrong, nil)
 	if got == nil {
 		t.Fatalf("dispatch: %s %s", res.Code, res.Message)
 	}
 	if r := compare(ref, got); r.Status == pipeline.Passed || r.Code != CodeEmulatorMismatch {
 		t.Fatalf("the absent argument's texture bound: %s %s %q", r.Status, r.Code, r.Detail)
 	}
-	right, res := dispatch(context.Background(), dev, m.Translation.SPIRV, "pick", ref, nil, nil, nil)
+	right, res := dispatchOn(dev, m.Translation.SPIRV, "pick", ref, nil)
 	if right == nil {
 		t.Fatalf("dispatch: %s %s", res.Code, res.Message)
 	}
 	if r := compare(ref, right); r.Status != pipeline.Passed {
 		t.Fatalf("the present argument's texture bound: %s %s %q", r.Status, r.Code, r.Detail)
-	}
-}
-
-// TestPresentBindings: the reflection's bindings of absent arguments are
-// dropped by name and slot, the others kept.
-func TestPresentBindings(t *testing.T) {
-	emuNeed(t)
-	m := emuModule(t, conditionalFixture(t, noneExists...))
-	ref, err := cpuref.Run(context.Background(), m.Bitcode, "pick", cpuref.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	all := m.Translation.Reflection.Bindings
-	var names []string
-	for _, b := range presentBindings(all, ref.Kernel) {
-		names = append(names, b.Name)
-	}
-	if strings.Join(names, " ") != "out" {
-		t.Fatalf("present bindings %v of %d", names, len(all))
-	}
-	if len(all) != 5 {
-		t.Fatalf("the translation declares %d bindings, want 5 (out and the four conditional arguments)", len(all))
-	}
-	if ph := ref.Kernel.Placeholders(); len(ph) != 2 {
-		t.Fatalf("placeholders %+v, want texture 0 and buffer 1", ph)
-	}
-	if _, ok := checkInterface(all, ref.Kernel); ok {
-		t.Fatal("the unfiltered reflection passes the interface check: the absent arguments' bindings would go unnoticed")
 	}
 }

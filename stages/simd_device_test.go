@@ -32,7 +32,7 @@ func TestSIMDOnDevice(t *testing.T) {
 			m := emuModule(t, filepath.Join("testdata", "emulator", f))
 			mustDo(t, os.WriteFile(filepath.Join(dir, f+".bc"), m.Bitcode, 0o644))
 			if f == "simd.ll" {
-				e := &emulator{opts: EmulatorOptions{ReferenceCache: filepath.Join(dir, "references"), SIMDWidth: w}}
+				e := newEmulator(EmulatorOptions{ReferenceCache: filepath.Join(dir, "references"), SIMDWidth: w}, false)
 				if _, err := e.reference(ctx, m); err != nil {
 					t.Fatal(err)
 				}
@@ -75,5 +75,12 @@ func TestSIMDOnDevice(t *testing.T) {
 	t.Logf("simd_wrong.ll: %s %s %q %s", r.Status, r.Code, r.Detail, r.Message)
 	if r.Status != pipeline.Failed || r.Detail != "buffer 1 word 4" {
 		t.Errorf("simd_wrong.ll: %s %s %q, want a mismatch at buffer 1 word 4", r.Status, r.Code, r.Detail)
+	}
+}
+
+func mustDo(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
 	}
 }

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/airpipe/airpipe/device"
-	"github.com/airpipe/airpipe/stages"
+	"github.com/airpipe/airpipe/device/harness"
 )
 
 // compileChildCommand is the hidden subcommand a compile child runs: it
@@ -24,12 +24,12 @@ func serveCompileChild() int {
 }
 
 // emulatorChildCommand is the hidden subcommand an emulator child runs: it
-// dispatches one kernel per request (stages.ServeEmulatorChild), so a
+// dispatches one kernel per request (harness.Serve), so a
 // driver crash fails only its module.
 const emulatorChildCommand = "__emulator-child"
 
 func serveEmulatorChild() int {
-	if err := stages.ServeEmulatorChild(os.Stdin, os.Stdout); err != nil {
+	if err := harness.Serve(os.Stdin, os.Stdout); err != nil {
 		fmt.Fprintf(os.Stderr, "airpipe %s: %v\n", emulatorChildCommand, err)
 		return 1
 	}

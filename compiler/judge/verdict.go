@@ -17,6 +17,11 @@ const (
 	Failed
 	// Unjudged: nothing could judge the outputs; Message says why.
 	Unjudged
+	// Unavailable: the device or a tool the run needs is not here (the
+	// device lacks a feature the SPIR-V needs, no device opens); Message
+	// says why. Comparisons never return it; the device harness does
+	// (device/harness).
+	Unavailable
 )
 
 // Verdict is a comparison's outcome, as the emulator and device stages
@@ -43,6 +48,8 @@ func (s Status) String() string {
 		return "passed"
 	case Failed:
 		return "failed"
+	case Unavailable:
+		return "unavailable"
 	}
 	return "unjudged"
 }

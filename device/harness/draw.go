@@ -1,23 +1,20 @@
-package stages
+package harness
 
 import (
 	"fmt"
 
 	"github.com/airpipe/airpipe/compiler/cpuref"
+	"github.com/airpipe/airpipe/compiler/judge"
 	"github.com/airpipe/airpipe/compiler/translate"
 	"github.com/airpipe/airpipe/device"
-	"github.com/airpipe/airpipe/pipeline"
+	"github.com/airpipe/airpipe/internal/codes"
 )
 
-// inputAttachmentBinding is the binding of colour attachment 0 read as a fragment input;
-// attachment n is inputAttachmentBinding+n (compiler/translate/ABI.md, programmable blending).
-const inputAttachmentBinding = 192
-
-// drawRequest is how a fragment shader is drawn: the render targets (formats and write masks
+// Draw is how a fragment shader is drawn: the render targets (formats and write masks
 // from the SPIR-V's outputs, cleared to cpuref.Clear, or to cpuref.DestinationWords where the
 // function reads the target as an input: programmable blending), their size (the reference's grid) and,
 // by Vulkan location, the constant each fragment input receives from every vertex.
-type drawRequest struct {
+type Draw struct {
 	Width   uint32              `json:"width"`
 	Height  uint32              `json:"height"`
 	Targets []device.DrawTarget `json:"targets"`
@@ -29,17 +26,15 @@ type drawRequest struct {
 // name (reflection) receives it at its location, so a translation that mixed up locations
 // reads another varying's constant and mismatches. A SPIR-V input the AIR function does not
 // have is an interface mismatch; an AIR varying the SPIR-V does not read gets nothing.
-func drawRequestFor(refl translate.Reflection, ref *cpuref.Result, spirv []byte) (*drawRequest, pipeline.Result, bool) {
+func drawRequestFor(refl translate.Reflection, ref *cpuref.Result, spirv []byte) (*Draw, judge.Verdict, bool) {
 	size := ref.Grid.Size()
-	dq := &drawRequest{Width: size[0], Height: size[1], Inputs: map[uint32][]uint32{}}
+	dq := &Draw{Width: size[0], Height: size[1], Inputs: map[uint32][]uint32{}}
 	if r, ok := matchInputAttachments(refl.InputAttachments, ref.Kernel.Destinations); !ok {
 		return nil, r, false
 	}
 	targets, err := device.FragmentTargets(spirv, refl.Entry)
 	if err != nil {
-		r := pipeline.UnjudgedBecause(err.Error())
-		r.Code, r.Detail = CodeEmulatorNoReference, "render target type"
-		return nil, r, false
+		return nil, unjudged(codes.EmulatorNoReference, "render target type", err.Error()), false
 	}
 	for i := range targets {
 		targets[i].Clear = ref.Kernel.TargetClear(i) // a target the function reads holds its known destination
@@ -55,18 +50,18 @@ func drawRequestFor(refl translate.Reflection, ref *cpuref.Result, spirv []byte)
 		}
 		in, ok := byName[v.Name]
 		if !ok {
-			return nil, pipeline.Fail(CodeEmulatorInterface, fmt.Sprintf("input location %d", v.Location),
+			return nil, fail(codes.EmulatorInterfaceMismatch, fmt.Sprintf("input location %d", v.Location),
 				fmt.Sprintf("the SPIR-V reads an input %q at location %d that the AIR function does not have", v.Name, v.Location)), false
 		}
 		dq.Inputs[uint32(v.Location)] = in.Words
 	}
-	return dq, pipeline.Result{}, true
+	return dq, judge.Verdict{}, true
 }
 
-// captureRequest is how a vertex shader's outputs are captured: cpuref.Vertices vertices, the
+// Capture is how a vertex shader's outputs are captured: cpuref.Vertices vertices, the
 // attributes by location, and each output's slot in the per-vertex record (output j of the
 // AIR function at byte 16·j, as the reference stores it).
-type captureRequest struct {
+type Capture struct {
 	Vertices   uint32                `json:"vertices"`
 	Attributes map[uint32][][]uint32 `json:"attributes"`
 	Outputs    []device.VertexOutput `json:"outputs"`
@@ -77,16 +72,15 @@ type captureRequest struct {
 // role (Position, PointSize, Layer, ViewportIndex) or by varying name (reflection), so a translation that put a
 // varying at another location captures another output and mismatches; attributes go to the
 // locations the AIR names (air.location_index), which the ABI keeps.
-func captureRequestFor(refl translate.Reflection, ref *cpuref.Result) (*captureRequest, pipeline.Result, bool) {
+func captureRequestFor(refl translate.Reflection, ref *cpuref.Result) (*Capture, judge.Verdict, bool) {
 	k := ref.Kernel
 	if len(k.Outputs) == 0 {
 		// A vertex function that returns nothing (it writes buffers only):
 		// the capture draw records outputs and has none to record.
-		r := pipeline.UnjudgedBecause("a vertex function without outputs (it can only write buffers): the capture draw runs vertex shaders for their outputs and does not run this one")
-		r.Code, r.Detail = CodeEmulatorNotImplemented, "vertex function without outputs"
-		return nil, r, false
+		return nil, unjudged(codes.EmulatorNotImplemented, "vertex function without outputs",
+			"a vertex function without outputs (it can only write buffers): the capture draw runs vertex shaders for their outputs and does not run this one"), false
 	}
-	cq := &captureRequest{Vertices: cpuref.Vertices, Attributes: map[uint32][][]uint32{}, Stride: uint32(16 * len(k.Outputs))}
+	cq := &Capture{Vertices: cpuref.Vertices, Attributes: map[uint32][][]uint32{}, Stride: uint32(16 * len(k.Outputs))}
 	for j, o := range k.Outputs {
 		vo := device.VertexOutput{Location: -1, Offset: uint32(16 * j)}
 		switch o.Role {
@@ -106,7 +100,7 @@ func captureRequestFor(refl translate.Reflection, ref *cpuref.Result) (*captureR
 				}
 			}
 			if !found {
-				return nil, pipeline.Fail(CodeEmulatorInterface, "output "+o.Name,
+				return nil, fail(codes.EmulatorInterfaceMismatch, "output "+o.Name,
 					fmt.Sprintf("the AIR function writes vertex output %q; the SPIR-V's reflection has no output of that name", o.Name)), false
 			}
 		}
@@ -115,14 +109,14 @@ func captureRequestFor(refl translate.Reflection, ref *cpuref.Result) (*captureR
 	for _, in := range k.Inputs {
 		cq.Attributes[uint32(in.Location)] = in.PerVertex
 	}
-	return cq, pipeline.Result{}, true
+	return cq, judge.Verdict{}, true
 }
 
 // matchInputAttachments checks that the SPIR-V reads (reflection) exactly the colour
 // attachments the AIR function reads (the reference's destinations), each as the same numeric
 // kind: otherwise the draw would bind or convert another value than the reference passes,
 // which is the translation's fault, an interface mismatch.
-func matchInputAttachments(ias []translate.InputAttachment, ds []cpuref.Destination) (pipeline.Result, bool) {
+func matchInputAttachments(ias []translate.InputAttachment, ds []cpuref.Destination) (judge.Verdict, bool) {
 	kinds := map[string]byte{"float": 'f', "int": 'i', "uint": 'u'}
 	want := map[int]byte{}
 	for _, d := range ds {
@@ -132,17 +126,17 @@ func matchInputAttachments(ias []translate.InputAttachment, ds []cpuref.Destinat
 		k, ok := want[ia.Index]
 		switch {
 		case !ok:
-			return pipeline.Fail(CodeEmulatorInterface, fmt.Sprintf("input attachment %d", ia.Index),
+			return fail(codes.EmulatorInterfaceMismatch, fmt.Sprintf("input attachment %d", ia.Index),
 				fmt.Sprintf("the SPIR-V reads colour attachment %d (%s), which the AIR function does not read", ia.Index, ia.Name)), false
 		case kinds[ia.SampledType] != k:
-			return pipeline.Fail(CodeEmulatorInterface, fmt.Sprintf("input attachment %d", ia.Index),
+			return fail(codes.EmulatorInterfaceMismatch, fmt.Sprintf("input attachment %d", ia.Index),
 				fmt.Sprintf("the SPIR-V reads colour attachment %d as %s values; the AIR function reads %q values", ia.Index, ia.SampledType, k)), false
 		}
 		delete(want, ia.Index)
 	}
 	for n := range want {
-		return pipeline.Fail(CodeEmulatorInterface, fmt.Sprintf("input attachment %d", n),
+		return fail(codes.EmulatorInterfaceMismatch, fmt.Sprintf("input attachment %d", n),
 			fmt.Sprintf("the AIR function reads colour attachment %d; the SPIR-V reads no input attachment %d", n, n)), false
 	}
-	return pipeline.Result{}, true
+	return judge.Verdict{}, true
 }

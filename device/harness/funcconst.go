@@ -1,13 +1,14 @@
-package stages
+package harness
 
 import (
 	"fmt"
 	"strings"
 
 	"github.com/airpipe/airpipe/compiler/cpuref"
+	"github.com/airpipe/airpipe/compiler/judge"
 	"github.com/airpipe/airpipe/compiler/translate"
 	"github.com/airpipe/airpipe/device"
-	"github.com/airpipe/airpipe/pipeline"
+	"github.com/airpipe/airpipe/internal/codes"
 )
 
 // specIDBase is the SpecId of Metal function constant 0
@@ -39,7 +40,7 @@ func specialization(k *cpuref.Kernel) []device.SpecValue {
 // checkSpecConstants compares the SPIR-V's specialization constants (its
 // reflection) with the function constants the reference read off the AIR:
 // each must be one of them, at its SpecId, of its Metal type.
-func checkSpecConstants(scs []translate.SpecConstant, k *cpuref.Kernel) (pipeline.Result, bool) {
+func checkSpecConstants(scs []translate.SpecConstant, k *cpuref.Kernel) (judge.Verdict, bool) {
 	known := map[int]cpuref.FunctionConstant{}
 	for _, fc := range k.FunctionConstants {
 		known[fc.Index] = fc
@@ -50,11 +51,11 @@ func checkSpecConstants(scs []translate.SpecConstant, k *cpuref.Kernel) (pipelin
 			continue // the defined flag of a constant the reference gives a value
 		}
 		if !ok || sc.Defined || sc.ID != uint32(specIDBase+sc.Index) || sc.Type != fc.Type {
-			return pipeline.Fail(CodeEmulatorInterface, fmt.Sprintf("spec constant %d", sc.ID),
+			return fail(codes.EmulatorInterfaceMismatch, fmt.Sprintf("spec constant %d", sc.ID),
 				fmt.Sprintf("the SPIR-V declares specialization constant %d for function constant %d (%s %s), which is not function constant %d of the AIR at SpecId %d", sc.ID, sc.Index, sc.Type, sc.Name, sc.Index, specIDBase+sc.Index)), false
 		}
 	}
-	return pipeline.Result{}, true
+	return judge.Verdict{}, true
 }
 
 // functionConstantsUsed is the data value "function_constants": the values

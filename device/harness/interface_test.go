@@ -1,13 +1,15 @@
-package stages
+package harness
 
 import (
+	"encoding/binary"
 	"math"
 	"strings"
 	"testing"
 
 	"github.com/airpipe/airpipe/compiler/cpuref"
+	"github.com/airpipe/airpipe/compiler/judge"
 	"github.com/airpipe/airpipe/compiler/translate"
-	"github.com/airpipe/airpipe/pipeline"
+	"github.com/airpipe/airpipe/internal/codes"
 )
 
 // TestCheckInterfaceResources: the SPIR-V's sampled images, samplers and
@@ -39,7 +41,7 @@ func TestCheckInterfaceResources(t *testing.T) {
 		{"input attachment the AIR does not read", translate.Binding{Binding: inputAttachmentBinding + 2, Kind: "input-attachment", Dim: "SubpassData"}, false},
 	} {
 		r, ok := checkInterface([]translate.Binding{c.b}, k)
-		if ok != c.ok || !ok && (r.Code != CodeEmulatorInterface || !strings.HasPrefix(r.Detail, "set ")) {
+		if ok != c.ok || !ok && (r.Code != codes.EmulatorInterfaceMismatch || !strings.HasPrefix(r.Detail, "set ")) {
 			t.Errorf("%s: ok %v (%s %q), want %v", c.name, ok, r.Code, r.Detail, c.ok)
 		}
 	}
@@ -62,7 +64,7 @@ func TestCheckInterfaceViewShapes(t *testing.T) {
 		{"2D as multisampled", translate.Binding{Binding: textureBinding + 2, Kind: "sampled-image", Dim: "2D", Multisampled: true}, false, "texture view 2D multisampled of a 2d"},
 	} {
 		r, ok := checkInterface([]translate.Binding{c.b}, k)
-		if ok != c.ok || !ok && (r.Status != pipeline.Unjudged || r.Code != CodeEmulatorNotImplemented || r.Detail != c.detail) {
+		if ok != c.ok || !ok && (r.Status != judge.Unjudged || r.Code != codes.EmulatorNotImplemented || r.Detail != c.detail) {
 			t.Errorf("%s: ok %v (%s %s %q), want %v %q", c.name, ok, r.Status, r.Code, r.Detail, c.ok, c.detail)
 		}
 	}
@@ -74,7 +76,7 @@ func TestDepthChecks(t *testing.T) {
 	depth := func(ws ...float32) *cpuref.Result {
 		b := make([]byte, 4*len(ws))
 		for i, w := range ws {
-			putLE(b[4*i:], math.Float32bits(w))
+			binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(w))
 		}
 		k := &cpuref.Kernel{Stage: "fragment", WritesDepth: true}
 		return &cpuref.Result{Kernel: k, Grid: cpuref.DefaultGrid(),
@@ -97,7 +99,43 @@ func TestDepthChecks(t *testing.T) {
 			t.Errorf("%v: pixel %d ok %v, want pixel %d ok %v", c.ws, px, ok, c.px, c.ok)
 		}
 	}
-	if r := compare(depth(0.5, 0.25), map[int][]byte{}); r.Status != pipeline.Failed || r.Code != CodeEmulatorMismatch || r.Detail != "depth" {
+	if r := judge.Compare(depth(0.5, 0.25), map[int][]byte{}); r.Status != judge.Failed || r.Code != codes.EmulatorMismatch || r.Detail != "depth" {
 		t.Errorf("no depth brought back: %s %s %q", r.Status, r.Code, r.Detail)
+	}
+}
+
+// TestCaptureWithoutOutputs: a vertex function that returns nothing is not
+// drawn (the capture needs outputs); it is unjudged by name, not an
+// interface mismatch of the module.
+func TestCaptureWithoutOutputs(t *testing.T) {
+	ref := &cpuref.Result{Kernel: &cpuref.Kernel{Name: "vs", Stage: "vertex"}}
+	cq, r, ok := captureRequestFor(translate.Reflection{}, ref)
+	if ok || cq != nil || r.Status != judge.Unjudged || r.Code != codes.EmulatorNotImplemented || r.Detail != "vertex function without outputs" {
+		t.Errorf("got %v %+v %v", cq, r, ok)
+	}
+	ref.Kernel.Outputs = []cpuref.VertexOutput{{Role: "air.position", Name: "pos"}}
+	if _, r, ok := captureRequestFor(translate.Reflection{}, ref); !ok {
+		t.Errorf("a vertex function with a position output: %+v", r)
+	}
+}
+
+// TestMatchInputAttachments: the SPIR-V must read the attachments the AIR reads, as the same
+// kind; each difference is an interface mismatch naming the attachment.
+func TestMatchInputAttachments(t *testing.T) {
+	ds := []cpuref.Destination{{Index: 0, Kind: 'f'}, {Index: 1, Kind: 'u'}}
+	for _, c := range []struct {
+		name   string
+		ias    []translate.InputAttachment
+		detail string
+	}{
+		{"same", []translate.InputAttachment{{Index: 0, SampledType: "float"}, {Index: 1, SampledType: "uint"}}, ""},
+		{"another kind", []translate.InputAttachment{{Index: 0, SampledType: "float"}, {Index: 1, SampledType: "int"}}, "input attachment 1"},
+		{"one more", []translate.InputAttachment{{Index: 0, SampledType: "float"}, {Index: 1, SampledType: "uint"}, {Index: 2, SampledType: "float"}}, "input attachment 2"},
+		{"one fewer", []translate.InputAttachment{{Index: 1, SampledType: "uint"}}, "input attachment 0"},
+	} {
+		r, ok := matchInputAttachments(c.ias, ds)
+		if ok != (c.detail == "") || !ok && (r.Code != codes.EmulatorInterfaceMismatch || r.Detail != c.detail) {
+			t.Errorf("%s: ok %v %s %q, want %q", c.name, ok, r.Code, r.Detail, c.detail)
+		}
 	}
 }

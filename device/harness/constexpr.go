@@ -1,13 +1,14 @@
-package stages
+package harness
 
 import (
 	"fmt"
 	"strconv"
 
 	"github.com/airpipe/airpipe/compiler/cpuref"
+	"github.com/airpipe/airpipe/compiler/judge"
 	"github.com/airpipe/airpipe/compiler/translate"
 	"github.com/airpipe/airpipe/device"
-	"github.com/airpipe/airpipe/pipeline"
+	"github.com/airpipe/airpipe/internal/codes"
 )
 
 // bindConstexprSamplers pairs the SPIR-V's constexpr sampler bindings (a
@@ -16,7 +17,7 @@ import (
 // records each binding in k. known receives them as samplers. A binding whose
 // word the reference did not find, or a reference sampler no binding carries,
 // is an interface mismatch.
-func bindConstexprSamplers(bs []translate.Binding, k *cpuref.Kernel, known map[int]string) (pipeline.Result, bool) {
+func bindConstexprSamplers(bs []translate.Binding, k *cpuref.Kernel, known map[int]string) (judge.Verdict, bool) {
 	byWord := map[uint64]int{}
 	for i, c := range k.ConstexprSamplers {
 		byWord[c.State.Word] = i
@@ -29,7 +30,7 @@ func bindConstexprSamplers(bs []translate.Binding, k *cpuref.Kernel, known map[i
 		w, err := strconv.ParseUint(b.SamplerState, 0, 64)
 		i, ok := byWord[w]
 		if err != nil || !ok {
-			return pipeline.Fail(CodeEmulatorInterface, fmt.Sprintf("set %d binding %d", b.Set, b.Binding),
+			return fail(codes.EmulatorInterfaceMismatch, fmt.Sprintf("set %d binding %d", b.Set, b.Binding),
 				fmt.Sprintf("the SPIR-V declares a constexpr sampler of state %s at binding %d, which the AIR entry point does not use", b.SamplerState, b.Binding)), false
 		}
 		k.ConstexprSamplers[i].Binding = b.Binding
@@ -37,11 +38,11 @@ func bindConstexprSamplers(bs []translate.Binding, k *cpuref.Kernel, known map[i
 	}
 	for _, c := range k.ConstexprSamplers {
 		if c.Binding == 0 {
-			return pipeline.Fail(CodeEmulatorInterface, "constexpr sampler",
+			return fail(codes.EmulatorInterfaceMismatch, "constexpr sampler",
 				fmt.Sprintf("the AIR samples through a constexpr sampler of state %#016x, which no SPIR-V binding carries", c.State.Word)), false
 		}
 	}
-	return pipeline.Result{}, true
+	return judge.Verdict{}, true
 }
 
 // constexprSamplerBinds are the device bindings of k's constexpr samplers,

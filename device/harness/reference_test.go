@@ -1,4 +1,4 @@
-package stages
+package harness
 
 import (
 	"context"
@@ -8,35 +8,37 @@ import (
 
 	"github.com/airpipe/airpipe/compiler/cpuref"
 	"github.com/airpipe/airpipe/compiler/cpuref/refcache"
-	"github.com/airpipe/airpipe/compiler/translate"
 	"github.com/airpipe/airpipe/internal/buildkey"
 )
 
-// TestReferenceCache: a reference's key names the build and the SIMD-group
-// width; through the emulator, a stored entry is the reference (no LLVM
+// TestReferenceCache: a reference's key names the build, the SIMD-group
+// width and the verdicts' version; a stored entry is the reference (no LLVM
 // needed) and a missing one is not counted as damage; a reference that uses
 // no SIMD-group serves every width, one that ran at 8 lanes does not serve
 // a device of 32. The cache's refusal of damaged entries is tested in
 // compiler/cpuref/refcache.
 func TestReferenceCache(t *testing.T) {
-	m := &Module{SHA256: strings.Repeat("ab", 32), artifacts: artifacts{Translation: &translate.Output{Entry: "k"}}}
-	key := referenceKey(m, cpuref.Options{SIMDWidth: 8})
+	m := Module{SHA256: strings.Repeat("ab", 32), Entry: "k"}
+	key := referenceKey(m, cpuref.Options{SIMDWidth: 8}, "11")
 	if !strings.Contains(key, "build="+buildkey.Key()) {
 		t.Fatalf("reference key %q does not name the build", key)
 	}
-	if referenceKey(m, cpuref.Options{SIMDWidth: 8}) == referenceKey(m, cpuref.Options{SIMDWidth: 32}) {
+	if key == referenceKey(m, cpuref.Options{SIMDWidth: 32}, "11") {
 		t.Fatal("references at SIMD widths 8 and 32 share a key")
 	}
+	if key == referenceKey(m, cpuref.Options{SIMDWidth: 8}, "12") {
+		t.Fatal("references of two verdict versions share a key")
+	}
 	run := func(dir string, width int) (*cpuref.Result, error) {
-		return (&emulator{opts: EmulatorOptions{ReferenceCache: dir, SIMDWidth: width}}).reference(context.Background(), m)
+		return New(Options{Device: "lavapipe", ReferenceCache: dir, SIMDWidth: width, Version: "11"}).Reference(context.Background(), m, false)
 	}
 	dir := t.TempDir()
-	refcache.Dir(dir).Put(key, referenceKey(m, cpuref.Options{}), &cpuref.Result{SIMDWidth: 8, Outputs: []cpuref.Data{{Index: 0, Bytes: []byte{1, 2, 3, 4}}}}, nil)
-	before := ReferenceCacheRefused()
+	refcache.Dir(dir).Put(key, referenceKey(m, cpuref.Options{}, "11"), &cpuref.Result{SIMDWidth: 8, Outputs: []cpuref.Data{{Index: 0, Bytes: []byte{1, 2, 3, 4}}}}, nil)
+	before := refcache.Refused()
 	if res, err := run(dir, 8); err != nil || res == nil || len(res.Outputs) != 1 {
 		t.Fatalf("stored reference not used: %v %+v", err, res)
 	}
-	if ReferenceCacheRefused() != before {
+	if refcache.Refused() != before {
 		t.Errorf("an intact entry or a missing one was counted as damaged")
 	}
 	if res, err := run(dir, 32); err == nil && res != nil {
@@ -44,19 +46,12 @@ func TestReferenceCache(t *testing.T) {
 	}
 
 	dir = t.TempDir()
-	base := referenceKey(m, cpuref.Options{})
+	base := referenceKey(m, cpuref.Options{}, "11")
 	refcache.Dir(dir).Put(base, base, &cpuref.Result{Outputs: []cpuref.Data{{Index: 0, Bytes: []byte{1}}}}, nil)
 	if res, err := run(dir, 32); err != nil || len(res.Outputs) != 1 {
 		t.Fatalf("a width-independent reference did not serve width 32: %v", err)
 	}
 	if matches, _ := filepath.Glob(filepath.Join(dir, "*.json")); len(matches) != 1 {
 		t.Fatalf("entries %v, want one", matches)
-	}
-}
-
-func mustDo(t *testing.T, err error) {
-	t.Helper()
-	if err != nil {
-		t.Fatal(err)
 	}
 }

@@ -1,0 +1,135 @@
+package harness
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/airpipe/airpipe/device"
+	"github.com/airpipe/airpipe/internal/codes"
+	"github.com/airpipe/airpipe/internal/proc"
+)
+
+// Serve is the harness's child process: it reads requests (JSON values, one
+// per line) from r until it ends, runs each on the device it names — kept
+// open from one request to the next, and reopened after a loss — and writes
+// each reply as one line, proc.ReplyPrefix + JSON, to w. cmd/airpipe runs it
+// as its hidden "__emulator-child" command, so that a driver that crashes on
+// a translated shader takes down only the child (the module fails with
+// codes.EmulatorDriverCrash and the next one starts a fresh child), while a
+// run pays for opening the driver once per worker, not once per module.
+func Serve(r io.Reader, w io.Writer) error {
+	dec := json.NewDecoder(bufio.NewReaderSize(r, 1<<20))
+	out := bufio.NewWriter(w)
+	devs := map[string]*device.Device{}
+	defer func() {
+		for _, d := range devs {
+			_ = d.Stop()
+		}
+	}()
+	for {
+		var q Request
+		if err := dec.Decode(&q); err == io.EOF {
+			return nil
+		} else if err != nil {
+			return fmt.Errorf("emulator child: reading a request: %w", err)
+		}
+		var rep Reply
+		if q.Kernel == nil {
+			rep = Reply{Name: q.Name, Verdict: fail(codes.EmulatorDriverError, "request", fmt.Sprintf("request %q has no kernel", q.Name))}
+		} else {
+			rep = serveRequest(devs, q)
+		}
+		b, err := json.Marshal(rep)
+		if err != nil {
+			return fmt.Errorf("emulator child: writing the reply to %q: %w", q.Name, err)
+		}
+		out.WriteString(proc.ReplyPrefix)
+		out.Write(b)
+		out.WriteByte('\n')
+		if err := out.Flush(); err != nil {
+			return fmt.Errorf("emulator child: writing the reply to %q: %w", q.Name, err)
+		}
+	}
+}
+
+// serveRequest runs q on its device from devs, opening it on first use and
+// dropping it when the request lost it or did not finish (the queue may
+// still hold the work).
+func serveRequest(devs map[string]*device.Device, q Request) Reply {
+	dev := devs[q.Device]
+	if dev == nil {
+		d, err := device.Open(q.Device, device.Options{})
+		if err != nil {
+			if errors.Is(err, device.ErrUnavailable) {
+				return Reply{Name: q.Name, Verdict: unavailablef("%s: %v", q.Device, err)}
+			}
+			return Reply{Name: q.Name, Verdict: fail(codes.EmulatorDriverError, "open", err.Error())}
+		}
+		devs[q.Device], dev = d, d
+	}
+	rep := Dispatch(context.Background(), dev, q)
+	if rep.Buffers == nil && (rep.Verdict.Code == codes.EmulatorDeviceLost || rep.Verdict.Code == codes.Timeout) {
+		delete(devs, q.Device)
+	}
+	return rep
+}
+
+// Children are a harness's long-lived child processes (proc.Server running
+// Serve), one per concurrent request, started on first use.
+type Children struct {
+	argv, env []string
+	idle      chan *proc.Server
+}
+
+// NewChildren returns the children started with argv (a program that runs
+// Serve), env added to their environment.
+func NewChildren(argv, env []string) *Children {
+	return &Children{argv: argv, env: env, idle: make(chan *proc.Server, 16)}
+}
+
+// Run sends q to an idle child (starting one when none is idle) and returns
+// its reply, or the failure that ended the child.
+func (c *Children) Run(ctx context.Context, q Request, timeout time.Duration) Reply {
+	in, err := json.Marshal(q)
+	if err != nil {
+		return Reply{Verdict: fail(codes.EmulatorDriverError, "request", err.Error())}
+	}
+	var s *proc.Server
+	select {
+	case s = <-c.idle:
+	default:
+		s = proc.NewServer(proc.Spec{Path: c.argv[0], Args: c.argv[1:], Env: c.env, MaxOutput: 256 << 20})
+	}
+	defer func() {
+		select {
+		case c.idle <- s:
+		default:
+			s.Close()
+		}
+	}()
+	line, answered, out, err := s.Call(ctx, in, timeout)
+	if err != nil {
+		return Reply{Verdict: unavailablef("emulator child: %v", err)}
+	}
+	if !answered {
+		switch {
+		case out.TimedOut:
+			return Reply{Verdict: fail(codes.Timeout, "dispatch", "the emulator child "+out.Describe())}
+		case out.Cancelled:
+			return Reply{Verdict: fail(codes.Cancelled, "dispatch", out.Describe())}
+		}
+		detail := strings.TrimPrefix(out.Describe(), "killed by ")
+		return Reply{Verdict: fail(codes.EmulatorDriverCrash, detail, fmt.Sprintf("the emulator child %s: %s", out.Describe(), out.Tail(5)))}
+	}
+	var rep Reply
+	if err := json.Unmarshal(line, &rep); err != nil {
+		return Reply{Verdict: fail(codes.EmulatorDriverCrash, "bad reply", fmt.Sprintf("the emulator child's reply does not parse: %v", err))}
+	}
+	return rep
+}

@@ -1,0 +1,88 @@
+package harness
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+
+	"github.com/airpipe/airpipe/compiler/bitcode"
+	"github.com/airpipe/airpipe/compiler/cpuref"
+	"github.com/airpipe/airpipe/compiler/cpuref/refcache"
+	"github.com/airpipe/airpipe/compiler/libwrap"
+	"github.com/airpipe/airpipe/internal/buildkey"
+)
+
+// Module is what a reference is computed from.
+type Module struct {
+	// SHA256 is the hex SHA-256 of the function's bitcode, naming it in the
+	// reference cache.
+	SHA256  string
+	Bitcode []byte
+	// Entry is the entry point's name (the translation's).
+	Entry string
+	// Stage is the entry point's stage (translate.Reflection.Stage): only
+	// a kernel runs over Options.Grid.
+	Stage string
+	// Wrapped, for a library function, is the module with airpipe's
+	// wrapper kernel that the SPIR-V was translated from; the reference
+	// runs it in Bitcode's place.
+	Wrapped *libwrap.Wrapped
+}
+
+// Reference computes the CPU reference of m's entry point, or takes it from
+// the reference cache: references computed where LLVM is installed let a
+// GPU host without it judge. fuse builds it with fused multiply-adds. A
+// reference that cannot be computed and is not stored is the reference's
+// error.
+func (h *Harness) Reference(ctx context.Context, m Module, fuse bool) (*cpuref.Result, error) {
+	opts := cpuref.Options{BufferSize: h.opts.BufferSize, Timeout: h.opts.Timeout, FuseMulAdd: fuse, SIMDWidth: h.SIMDWidth()}
+	if m.Stage == "kernel" {
+		// Fragment functions are drawn over 4×4 pixels and vertex functions
+		// run for one triangle whatever the kernels' grid.
+		opts.Grid = h.opts.Grid
+	}
+	// A reference that does not depend on the SIMD-group width is stored
+	// under the key without it (so references computed at lavapipe's width
+	// serve a GPU of another), one that does under the key with it.
+	key := referenceKey(m, opts, h.opts.Version)
+	wide := opts
+	wide.SIMDWidth = 0
+	baseKey := referenceKey(m, wide, h.opts.Version)
+	cache := refcache.Dir(h.opts.ReferenceCache)
+	if cache != "" {
+		if res, hit, err := cache.Get(key, baseKey); hit {
+			return res, err
+		}
+	}
+	var res *cpuref.Result
+	var err error
+	if m.Wrapped != nil {
+		// A library function runs through the same wrapper the SPIR-V was
+		// translated from.
+		var ll bytes.Buffer
+		if err = bitcode.WriteLL(&ll, m.Wrapped.Module); err != nil {
+			return nil, err
+		}
+		res, err = cpuref.RunText(ctx, ll.String(), m.Entry, opts)
+	} else {
+		res, err = cpuref.Run(ctx, m.Bitcode, m.Entry, opts)
+	}
+	if cache != "" {
+		cache.Put(key, baseKey, res, err)
+	}
+	return res, err
+}
+
+// referenceKey names a stored reference: the module, its entry, the
+// dispatch, the SIMD-group width (Reference: only for a verdict that
+// depends on it), the version of the verdicts it serves and the build that
+// computes it (buildkey.Key), so a rebuilt airpipe never takes another
+// build's references.
+func referenceKey(m Module, opts cpuref.Options, version string) string {
+	entry := m.Entry
+	if m.Wrapped != nil {
+		// Every library function of a module has the same wrapper entry.
+		entry += "|library=" + m.Wrapped.Function.Name + "|abi=" + libwrap.ABIVersion
+	}
+	return fmt.Sprintf("%s|%s|%v|%d|%s|fused=%v|simd=%d|build=%s", m.SHA256, entry, opts.Grid, opts.BufferSize, version, opts.FuseMulAdd, opts.SIMDWidth, buildkey.Key())
+}

@@ -10,9 +10,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -172,6 +175,7 @@ func Run(ctx context.Context, s Spec) (Outcome, error) {
 	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
 		out.Signal = ws.Signal().String()
 	}
+	count(s, cmd.ProcessState, out.Duration)
 	var ee *exec.ExitError
 	if err != nil && !errors.As(err, &ee) {
 		return out, fmt.Errorf("%s: %w", s.Path, err)
@@ -198,4 +202,58 @@ func (c *capped) Write(p []byte) (int, error) {
 		c.over = true
 	}
 	return len(p), nil
+}
+
+// Usage is what the runs of one program cost: how many there were, their
+// CPU time (user and system, the program and its waited-for children) and
+// their wall time.
+type Usage struct {
+	Runs int
+	CPU  time.Duration
+	Wall time.Duration
+}
+
+// usage is every program's Usage in this process, by ProgramName.
+var usage = struct {
+	mu sync.Mutex
+	m  map[string]Usage
+}{m: map[string]Usage{}}
+
+// ProgramName is how Tally names the program of s: the base name of its
+// path, and its first argument when that names one of airpipe's own child
+// modes ("airpipe __emulator-child").
+func ProgramName(s Spec) string {
+	name := filepath.Base(s.Path)
+	if len(s.Args) > 0 && strings.HasPrefix(s.Args[0], "__") {
+		name += " " + s.Args[0]
+	}
+	return name
+}
+
+// count adds a finished process to its program's Usage.
+func count(s Spec, ps *os.ProcessState, wall time.Duration) {
+	if ps == nil {
+		return
+	}
+	name := ProgramName(s)
+	usage.mu.Lock()
+	defer usage.mu.Unlock()
+	u := usage.m[name]
+	u.Runs++
+	u.CPU += ps.UserTime() + ps.SystemTime()
+	u.Wall += wall
+	usage.m[name] = u
+}
+
+// Tally returns the Usage of every program this process ran through Run or
+// a Server (a Server's child once it has ended), by ProgramName: where the
+// time inside child processes goes (issue 19's benchmark prints it).
+func Tally() map[string]Usage {
+	usage.mu.Lock()
+	defer usage.mu.Unlock()
+	m := make(map[string]Usage, len(usage.m))
+	for k, v := range usage.m {
+		m[k] = v
+	}
+	return m
 }

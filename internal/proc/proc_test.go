@@ -75,3 +75,24 @@ func TestRunCancelled(t *testing.T) {
 		t.Errorf("outcome %+v", o)
 	}
 }
+
+// TestTally: every run of a program adds to its Usage, named by the
+// program's base name, and a CPU-bound run shows CPU time.
+func TestTally(t *testing.T) {
+	before := Tally()["sh"]
+	for range 2 {
+		if _, err := Run(context.Background(), Spec{Path: "sh", Args: []string{"-c", "i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done"}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	after := Tally()["sh"]
+	if got := after.Runs - before.Runs; got != 2 {
+		t.Errorf("sh ran %d times by the tally, want 2", got)
+	}
+	if after.CPU <= before.CPU || after.Wall <= before.Wall {
+		t.Errorf("tally of sh: CPU %v → %v, wall %v → %v; want both to grow", before.CPU, after.CPU, before.Wall, after.Wall)
+	}
+	if got := ProgramName(Spec{Path: "/usr/bin/airpipe", Args: []string{"__emulator-child", "x"}}); got != "airpipe __emulator-child" {
+		t.Errorf("ProgramName = %q", got)
+	}
+}

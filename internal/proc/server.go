@@ -42,6 +42,8 @@ type serverChild struct {
 	stderr *callLog
 	log    *callLog
 	done   chan struct{} // closed once the child has been waited for
+	// started is when the child started.
+	started time.Time
 }
 
 // callLog is a capped writer that each Call empties when it begins, so an
@@ -155,6 +157,7 @@ func (s *Server) reap(c *serverChild) Outcome {
 	if ws, ok := c.cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
 		out.Signal = ws.Signal().String()
 	}
+	count(s.spec, c.cmd.ProcessState, time.Since(c.started))
 	return out
 }
 
@@ -191,6 +194,7 @@ func (s *Server) startChild() (*serverChild, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("%s: %w", s.spec.Path, err)
 	}
+	c.started = time.Now()
 	// One goroutine reads the replies to the end of the stream and only
 	// then waits for the child, as exec requires of a pipe's reader.
 	go func() {

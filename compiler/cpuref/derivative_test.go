@@ -136,7 +136,7 @@ func TestDerivativeGiveUp(t *testing.T) {
 			k, note, err := derivativeVerdict(strings.Replace(ll, c.old, c.new, 1), "frag")
 			var nj *NotJudgeableError
 			if c.name == "form" {
-				_, err = rewrite(parseText(strings.Replace(ll, c.old, c.new, 1)), k)
+				_, err = rewrite(parseText(strings.Replace(ll, c.old, c.new, 1)), k, false)
 			}
 			if !errors.As(err, &nj) || nj.Kind != KindDerivative || !strings.Contains(nj.Reason, c.want) {
 				t.Fatalf("got %v (note %q), want not judgeable (%s) saying %q", err, note, KindDerivative, c.want)

@@ -28,6 +28,6 @@ func FuzzInspect(f *testing.F) {
 			}
 			return
 		}
-		_, _ = rewrite(tm, k)
+		_, _ = rewrite(tm, k, false)
 	})
 }

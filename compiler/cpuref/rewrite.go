@@ -41,7 +41,10 @@ var (
 //   - threadgroup (addrspace(3)) globals lose their initializer and go in
 //     ThreadgroupSection, which the harness refills per threadgroup
 //     (threadgroup.go).
-func rewrite(t *textModule, k *Kernel) (string, error) {
+//
+// With approx set, the substitutable approximate operations (approx.go)
+// are defined as calls of the harness's airpipe_approx.
+func rewrite(t *textModule, k *Kernel, approx bool) (string, error) {
 	fcGlobals, err := functionConstantGlobals(t)
 	if err != nil {
 		return "", err
@@ -67,6 +70,11 @@ func rewrite(t *textModule, k *Kernel) (string, error) {
 	// operations it would need, not only the first (NotJudgeableError.Also).
 	var first *NotJudgeableError
 	for _, d := range decls {
+		if approx && substitutableDecl(d) {
+			drop[d.Line] = true
+			defs = append(defs, approxOp(d))
+			continue
+		}
 		def, err := defineOp(d)
 		var nj *NotJudgeableError
 		switch {
@@ -132,6 +140,9 @@ func rewrite(t *textModule, k *Kernel) (string, error) {
 	}
 	if strings.Contains(all, "@airpipe_atomic(") {
 		b.WriteString("declare void @airpipe_atomic(ptr addrspace(1))\n")
+	}
+	if strings.Contains(all, "@airpipe_approx(") {
+		b.WriteString("declare void @airpipe_approx(ptr, ptr, i32, i32, i32, ptr)\n")
 	}
 	if strings.Contains(all, "@airpipe_discard(") {
 		b.WriteString("declare void @airpipe_discard()\n")

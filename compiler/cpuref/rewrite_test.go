@@ -21,7 +21,7 @@ func TestRewriteKeepsIEEE(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := rewrite(tm, k)
+	out, err := rewrite(tm, k, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +103,7 @@ func TestRewriteNamesEveryBlocker(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = rewrite(tm, k)
+	_, err = rewrite(tm, k, false)
 	var nj *NotJudgeableError
 	if !errors.As(err, &nj) {
 		t.Fatalf("rewrite: %v", err)

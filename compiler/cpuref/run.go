@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -89,10 +90,21 @@ type Options struct {
 	// unknown, which sets aside a kernel using SIMD-group values or
 	// operations (simd.go).
 	SIMDWidth int
+	// ApproximateProvisional computes a kernel's substitutable approximate
+	// calls (SubstitutableOps, approx.go) with the C library instead of
+	// setting the kernel aside: the run chooses the inputs and the grid a
+	// device trace is taken on; its outputs are not a reference
+	// (Result.Provisional).
+	ApproximateProvisional bool
+	// Substitution, when set, answers those calls with a device's records
+	// (approx.go); the result says how many it answered (Result.Substituted).
+	Substitution *Substitution
 
 	// threadgroups is what the module asks of the harness's threadgroups
 	// (threadgroup.go), set by RunText.
 	threadgroups threadgroupUse
+	// approx says the host module calls airpipe_approx (set by RunText).
+	approx bool
 }
 
 // DefaultBufferSize is the size given to a buffer whose size AIR does not state:
@@ -150,6 +162,15 @@ type Result struct {
 	// SIMDWidth is the SIMD-group width the kernel ran at, 0 when it uses no
 	// SIMD-group value or operation.
 	SIMDWidth int `json:",omitempty"`
+	// Substitutable names, sorted, the approximate operations the kernel
+	// calls whose values came from the C library (Provisional) or from a
+	// device's records (Substituted); empty otherwise.
+	Substitutable []string `json:",omitempty"`
+	// Provisional marks a run whose approximate calls took the C library's
+	// values: it chose the inputs and grid, and is never compared.
+	Provisional bool `json:",omitempty"`
+	// Substituted counts the calls a device's records answered.
+	Substituted *Substituted `json:",omitempty"`
 }
 
 // Pattern is the initial content of the buffer with Metal index index:
@@ -280,11 +301,21 @@ func runText(ctx context.Context, ll, entry string, opts Options, usesSIMD *bool
 			return nil, err
 		}
 	}
-	host, err := rewrite(t, k)
+	decls, err := declarations(t)
 	if err != nil {
 		return nil, err
 	}
-	decls, err := declarations(t)
+	var substitutable []string
+	if (opts.ApproximateProvisional || opts.Substitution != nil) && k.Stage == "" {
+		for _, d := range decls {
+			if substitutableDecl(d) {
+				substitutable = append(substitutable, d.Name)
+			}
+		}
+		sort.Strings(substitutable)
+	}
+	opts.approx = len(substitutable) > 0
+	host, err := rewrite(t, k, opts.approx)
 	if err != nil {
 		return nil, err
 	}
@@ -298,7 +329,8 @@ func runText(ctx context.Context, ll, entry string, opts Options, usesSIMD *bool
 	} else if n%uint32(opts.SIMDWidth) != 0 {
 		return nil, notJudgeable(KindSIMDGroup, "partial simdgroup", "threadgroups of %d threads are not whole SIMD-groups of %d lanes: which lanes a partial one has is the device's", n, opts.SIMDWidth)
 	}
-	res := &Result{Kernel: k, Grid: opts.Grid, LL: host, ContractAllowed: contractAllowed(t), Fused: opts.FuseMulAdd, Approximate: orderOnlyNames(decls), Derivatives: derivatives, SIMDWidth: opts.SIMDWidth}
+	res := &Result{Kernel: k, Grid: opts.Grid, LL: host, ContractAllowed: contractAllowed(t), Fused: opts.FuseMulAdd, Approximate: orderOnlyNames(decls), Derivatives: derivatives, SIMDWidth: opts.SIMDWidth,
+		Substitutable: substitutable, Provisional: opts.approx && opts.Substitution == nil}
 	var total int64
 	for _, b := range k.Buffers {
 		size := b.StaticSize
@@ -343,6 +375,9 @@ func runText(ctx context.Context, ll, entry string, opts Options, usesSIMD *bool
 		return nil, err
 	}
 	res.Outputs, err = executeFamilies(ctx, dir, exe, k, res, opts)
+	if err == nil && opts.approx && opts.Substitution != nil {
+		res.Substituted, err = readApproxStats(dir)
+	}
 	if err == nil {
 		err = checkUndefined(ctx, dir, host, k, res.Inputs, res.Outputs, opts) // undef.go
 	}
@@ -641,6 +676,13 @@ func execute(ctx context.Context, dir, exe string, k *Kernel, inputs []Data, opt
 			return nil, err
 		}
 		fmt.Fprintf(&spec, "%d %d %s %s\n", in.Index, len(in.Bytes), ip, op)
+	}
+	if opts.approx {
+		line, err := approxSpec(dir, opts.Substitution)
+		if err != nil {
+			return nil, err
+		}
+		spec.WriteString(line)
 	}
 	out, err := proc.Run(ctx, proc.Spec{Path: exe, Stdin: []byte(spec.String()), Timeout: opts.Timeout})
 	if err != nil {

@@ -284,15 +284,55 @@ func (t *translator) intrinsic(c *air.Call, name string) (spirv.ID, bool) {
 	for i, a := range c.Args {
 		args[i] = t.value(a)
 	}
-	switch {
-	case m.precise != nil && !strings.HasPrefix(op, "fast_") && scalarBits(air.Scalar(ty)) == 32:
+	if m.precise != nil && !strings.HasPrefix(op, "fast_") && scalarBits(air.Scalar(ty)) == 32 {
 		return m.precise(t, ty, args), true
-	case m.lower != nil:
-		return m.lower(t, ty, args), true
-	case m.core != 0:
-		return t.f.Op(m.core, t.typ(ty), args...), true
 	}
-	return t.f.ExtInst(t.typ(ty), m.glsl, args...), true
+	if wide, ok := halfInFloat(base, ty); ok {
+		// Evaluated in float and rounded once to half.
+		for i := range args {
+			args[i] = t.f.Op(spirv.OpFConvert, t.typ(wide), args[i])
+		}
+		return t.f.Op(spirv.OpFConvert, t.typ(ty), t.lowerMath(m, wide, args)), true
+	}
+	return t.lowerMath(m, ty, args), true
+}
+
+// lowerMath emits math operation m of type ty on args.
+func (t *translator) lowerMath(m mathOp, ty air.Type, args []spirv.ID) spirv.ID {
+	switch {
+	case m.lower != nil:
+		return m.lower(t, ty, args)
+	case m.core != 0:
+		return t.f.Op(m.core, t.typ(ty), args...)
+	}
+	return t.f.ExtInst(t.typ(ty), m.glsl, args...)
+}
+
+// halfTranscendentals are the math operations a half (or half vector) call
+// of is evaluated in float and rounded once to half: the float result is
+// within a few float ULPs, so the half is within one half ULP of the
+// correctly rounded value, inside every half row of MSL §8.4 — and drivers
+// that mishandle 16-bit transcendentals (lavapipe 22.3 crashes on a half
+// Exp, Exp2 or Sin) are not asked for them.
+var halfTranscendentals = map[string]bool{
+	"exp": true, "exp2": true, "exp10": true, "log": true, "log2": true, "log10": true,
+	"sin": true, "cos": true, "tan": true, "asin": true, "acos": true, "atan": true, "atan2": true,
+	"sinh": true, "cosh": true, "tanh": true, "asinh": true, "acosh": true, "atanh": true,
+	"pow": true, "powr": true, "sinpi": true, "cospi": true, "tanpi": true,
+}
+
+// halfInFloat reports whether operation base of type ty is evaluated in
+// float (halfTranscendentals), and that float type.
+func halfInFloat(base string, ty air.Type) (air.Type, bool) {
+	f, ok := air.Scalar(ty).(*air.FloatType)
+	if !ok || f.Kind != air.Half || !halfTranscendentals[base] {
+		return nil, false
+	}
+	wide := air.Type(&air.FloatType{Kind: air.Float})
+	if v, ok := ty.(*air.VectorType); ok {
+		wide = &air.VectorType{Len: v.Len, Elem: wide}
+	}
+	return wide, true
 }
 
 func lowerSaturate(t *translator, ty air.Type, a []spirv.ID) spirv.ID {
@@ -511,10 +551,14 @@ func (t *translator) llvmIntrinsic(c *air.Call, name string) (spirv.ID, bool) {
 	for i := range args {
 		args[i] = t.value(c.Args[i])
 	}
-	if m.core != 0 {
-		return t.f.Op(m.core, t.typ(c.Type()), args...), true
+	m.lower, m.precise = nil, nil // only glsl, core and arity (llvmMath)
+	if wide, ok := halfInFloat(llvmMath[base], c.Type()); ok {
+		for i := range args {
+			args[i] = t.f.Op(spirv.OpFConvert, t.typ(wide), args[i])
+		}
+		return t.f.Op(spirv.OpFConvert, t.typ(c.Type()), t.lowerMath(m, wide, args)), true
 	}
-	return t.f.ExtInst(t.typ(c.Type()), m.glsl, args...), true
+	return t.lowerMath(m, c.Type(), args), true
 }
 
 // llvmMath names, for each llvm.* math intrinsic the corpus uses, the

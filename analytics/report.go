@@ -123,7 +123,7 @@ func BuildReport(run *Run, opt ReportOptions) (*Report, error) {
 	}
 	features, _ := FeatureTables(rows, FeatureSelect{}, opt.Features, opt.Examples)
 	rep.Tables = append(rep.Tables, features...)
-	rep.Tables = append(rep.Tables, mismatchTable(rows, MismatchLimit), agreementTable(rows))
+	rep.Tables = append(rep.Tables, passClassTable(rows), mismatchTable(rows, MismatchLimit), agreementTable(rows))
 	rep.charts, rep.details = dashboard(rows, rep.Tables, ended["failed"], opt)
 	if err := CheckAll(rep.Tables); err != nil {
 		return nil, err

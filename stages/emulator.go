@@ -10,7 +10,6 @@ import (
 	"github.com/airpipe/airpipe/compiler/cpuref"
 	"github.com/airpipe/airpipe/compiler/cpuref/refcache"
 	"github.com/airpipe/airpipe/compiler/judge"
-	"github.com/airpipe/airpipe/device"
 	"github.com/airpipe/airpipe/device/harness"
 	"github.com/airpipe/airpipe/internal/codes"
 	"github.com/airpipe/airpipe/pipeline"
@@ -18,7 +17,7 @@ import (
 )
 
 // emulatorVersion changes whenever the emulator stage's verdicts change.
-const emulatorVersion = "11"
+const emulatorVersion = "12"
 
 // Emulator codes (append-only; documented in docs/codes.md).
 const (
@@ -114,10 +113,13 @@ type EmulatorOptions struct {
 // following the SPIR-V's output types) and captures each vertex shader's
 // outputs for one triangle (device.CaptureVertices), and every buffer, written
 // render target and output record must equal, bit for bit, what LLVM's own
-// CPU execution of the original AIR left there (compiler/cpuref). There is no
-// ULP bound: operations Metal does not define to the bit are never compared
-// (the reference sets them aside), so every comparison made is exact; the one
-// exception is that a NaN in a float output equals any NaN (compiler/judge).
+// CPU execution of the original AIR left there (compiler/cpuref), each word
+// as its element type (compiler/judge: a NaN equals any NaN; order-only
+// operations within their stated ULP bound). A kernel calling operations
+// Metal bounds in ULP rather than defines (sqrt, pow, exp ...) runs traced:
+// each recorded result is checked against its MSL §8.4 bound and the
+// reference takes the device's results, so the rest is compared exactly
+// (stages/approxtrace; pass_class approximate-substituted).
 // Anything not compared is unjudged with its own code and reason; a shader
 // that writes nothing is never passed.
 func Emulator(opts EmulatorOptions) pipeline.Stage[*Module] {
@@ -172,57 +174,66 @@ func harnessModule(m *Module) harness.Module {
 // refused as damaged (each recomputed, never trusted).
 func ReferenceCacheRefused() int64 { return refcache.Refused() }
 
-// The harness's request and reply, and its dispatch in this process and in
-// children, under the names traceApproximate calls them by.
-type (
-	emuRequest   = harness.Request
-	emuReply     = harness.Reply
-	childServers struct{ c *harness.Children }
-)
-
-func runRequest(ctx context.Context, dev *device.Device, q emuRequest) emuReply {
-	return harness.Dispatch(ctx, dev, q)
-}
-
-func (c childServers) run(ctx context.Context, q emuRequest, timeout time.Duration) emuReply {
-	return c.c.Run(ctx, q, timeout)
-}
-
-func (e *emulator) children() childServers        { return childServers{e.h.Children()} }
-func (e *emulator) open() (*device.Device, error) { return e.h.Open() }
-
-// traceApproximate runs a kernel the reference set aside for approximate
-// operations traced on the device (stages/approxtrace), through the same
-// dispatch as any module: a recorded result beyond its MSL §8.4 bound is a
-// mismatch; otherwise r, the set-aside result, stays, with the trace's data.
-func (e *emulator) traceApproximate(ctx context.Context, m *Module, r pipeline.Result) pipeline.Result {
+// substitute judges a kernel the reference set aside for approximate
+// operations (stages/approxtrace): the provisional reference chooses its
+// inputs and grid, the kernel runs traced on the device there, a recorded
+// result beyond its MSL §8.4 bound is a mismatch (the result, ok false),
+// and otherwise the reference with the device's results substituted on
+// the same inputs is returned, with the mode it was built in, to be
+// compared like any other. When the kernel cannot be traced or the
+// substituted reference not built, setAside stands (ok false), its data
+// saying why.
+func (e *emulator) substitute(ctx context.Context, m *Module, setAside pipeline.Result) (*cpuref.Result, harness.Mode, *approxtrace.Outcome, pipeline.Result, bool) {
+	note := func(why string) (*cpuref.Result, harness.Mode, *approxtrace.Outcome, pipeline.Result, bool) {
+		setAside.Data = map[string]string{"approximate_substitution": why}
+		return nil, harness.Mode{}, nil, setAside, false
+	}
 	mod, ep, _, ok := entryOf(m)
 	if !ok {
-		return r
+		return note("no entry point to trace")
 	}
-	p, _ := approxtrace.Prepare(mod, ep, int(e.opts.BufferSize))
+	prov, err := e.h.ReferenceIn(ctx, harnessModule(m), harness.Mode{Provisional: true})
+	if err != nil {
+		return note("the provisional reference: " + err.Error())
+	}
+	p, why := approxtrace.PrepareFor(mod, ep, prov)
 	if p == nil {
-		return r
+		return note(why)
 	}
-	q := emuRequest{Device: e.opts.Device, Name: m.SHA256, Entry: p.Entry, SPIRV: p.SPIRV, Grid: p.Grid, Buffers: p.Inputs, Kernel: p.Kernel}
-	var rep emuReply
-	if len(e.opts.ChildArgv) > 0 {
-		timeout := e.opts.Timeout
-		if timeout <= 0 {
-			timeout = time.Minute
-		}
-		rep = e.children().run(ctx, q, timeout)
-	} else if dev, err := e.open(); err == nil {
-		rep = runRequest(ctx, dev, q)
-	}
+	rep := e.h.Run(ctx, harness.Request{Device: e.opts.Device, Name: m.SHA256, Entry: p.Entry, SPIRV: p.SPIRV, Grid: p.Grid, Buffers: p.Inputs, Kernel: p.Kernel})
 	if rep.Buffers == nil {
-		return r
+		return note("the traced dispatch: " + rep.Verdict.Message)
 	}
 	o, err := p.Read(rep.Buffers)
 	if err != nil {
-		return r
+		return note("the trace: " + err.Error())
 	}
-	return o.Verdict(r, CodeEmulatorMismatch)
+	if r, beyond := o.Beyond(CodeEmulatorMismatch); beyond {
+		return nil, harness.Mode{}, nil, r, false
+	}
+	mode := harness.Mode{Substitution: o.Substitution(), InputFamily: prov.InputFamily}
+	ref, err := e.h.ReferenceIn(ctx, harnessModule(m), mode)
+	if err != nil {
+		return note("the substituted reference: " + err.Error())
+	}
+	return ref, mode, o, pipeline.Result{}, true
+}
+
+// setAside is the unjudged result of a module the reference cannot run.
+func setAside(nj *cpuref.NotJudgeableError) pipeline.Result {
+	// The row keeps an unjudged stage's code and message only
+	// (status_reason), so the message starts with the detail.
+	r := pipeline.Result{Status: pipeline.Unjudged, Code: CodeEmulatorNoReference, Detail: nj.Kind}
+	if nj.Detail != "" {
+		r.Detail += " " + nj.Detail
+	}
+	r.Message = r.Detail + ": " + nj.Reason
+	// Everything the reference would need, so that `airpipe features`
+	// ranks what would let it judge the most modules.
+	for _, b := range append([]string{nj.Blocker()}, nj.Also...) {
+		r.Missing = append(r.Missing, pipeline.Finding{Code: CodeEmulatorNoReference, Detail: b})
+	}
+	return r
 }
 
 func (e *emulator) run(ctx context.Context, m *Module) pipeline.Result {
@@ -241,26 +252,20 @@ func (e *emulator) run(ctx context.Context, m *Module) pipeline.Result {
 		// Fill the reference cache for a GPU host that cannot build it.
 		_, _ = e.referenceWith(ctx, m, true)
 	}
-	refTime := time.Since(start)
 	var nj *cpuref.NotJudgeableError
+	var mode harness.Mode
+	var traced *approxtrace.Outcome
+	if errors.As(err, &nj) && nj.Kind == cpuref.KindApproximate && refl.Stage == "kernel" {
+		sub, md, o, r, ok := e.substitute(ctx, m, setAside(nj))
+		if !ok {
+			return r
+		}
+		ref, err, mode, traced = sub, nil, md, o
+	}
+	refTime := time.Since(start)
 	switch {
 	case errors.As(err, &nj):
-		// The row keeps an unjudged stage's code and message only
-		// (status_reason), so the message starts with the detail.
-		r := pipeline.Result{Status: pipeline.Unjudged, Code: CodeEmulatorNoReference, Detail: nj.Kind}
-		if nj.Detail != "" {
-			r.Detail += " " + nj.Detail
-		}
-		r.Message = r.Detail + ": " + nj.Reason
-		// Everything the reference would need, so that `airpipe features`
-		// ranks what would let it judge the most modules.
-		for _, b := range append([]string{nj.Blocker()}, nj.Also...) {
-			r.Missing = append(r.Missing, pipeline.Finding{Code: CodeEmulatorNoReference, Detail: b})
-		}
-		if nj.Kind == cpuref.KindApproximate && refl.Stage == "kernel" {
-			r = e.traceApproximate(ctx, m, r)
-		}
-		return r
+		return setAside(nj)
 	case errors.Is(err, cpuref.ErrUnavailable):
 		return pipeline.Unavailablef("%v", err)
 	case ctx.Err() != nil:
@@ -281,7 +286,10 @@ func (e *emulator) run(ctx context.Context, m *Module) pipeline.Result {
 	}
 	got := rep.Buffers
 	devTime := time.Since(start)
-	r := judged(e.h.Judge(ctx, harnessModule(m), ref, got))
+	r := judged(e.h.JudgeIn(ctx, harnessModule(m), ref, got, mode))
+	if traced != nil {
+		r = traced.Annotate(r, ref.Substituted, codes.EmulatorApproximateUnmatched)
+	}
 	if f := rep.Facts; f != nil {
 		r.Data["emulator_device"] = f.Name
 		r.Data["emulator_driver"] = f.DriverInfo

@@ -97,7 +97,7 @@ func TestLibraryFunctionsOnEmulator(t *testing.T) {
 		{"extern_cikernel.ll", "_colorAbsDiff", mtlb.FunctionExtern, pipeline.Passed, "", ""},
 		{"extern_cikernel.ll", "_max3", mtlb.FunctionExtern, pipeline.Passed, "", ""},
 		{"extern_cikernel.ll", "_threshold", mtlb.FunctionExtern, pipeline.Passed, "", ""},
-		{"visible_approx.ll", "gamma", mtlb.FunctionVisible, pipeline.Unjudged, CodeEmulatorNoReference, "approximate-op air.fast_pow.f32"},
+		{"visible_approx.ll", "gamma", mtlb.FunctionVisible, pipeline.Passed, "", ""}, // the device's pow results substituted (stages/approxtrace)
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			m, r := libraryRow(t, c.file, c.name, c.typ)

@@ -99,6 +99,10 @@ type Options struct {
 	// Substitution, when set, answers those calls with a device's records
 	// (approx.go); the result says how many it answered (Result.Substituted).
 	Substitution *Substitution
+	// InputFamily, when set, names the only input family tried (a
+	// substituted run takes the family its provisional run chose, the
+	// inputs the device was traced on).
+	InputFamily string
 
 	// threadgroups is what the module asks of the harness's threadgroups
 	// (threadgroup.go), set by RunText.
@@ -451,10 +455,14 @@ func words32(size int64, f func(w int64) uint32) []byte {
 // every family was tried.
 func executeFamilies(ctx context.Context, dir, exe string, k *Kernel, res *Result, opts Options) ([]Data, error) {
 	base := res.Inputs
-	var firstOut []Data
+	var firstOut, firstIn []Data
 	var firstErr error
+	firstFamily := ""
 	tried := 0
 	for i, fam := range InputFamilies {
+		if opts.InputFamily != "" && fam.Name != opts.InputFamily {
+			continue
+		}
 		inputs := base
 		if i > 0 {
 			if len(k.Buffers) == 0 {
@@ -471,11 +479,14 @@ func executeFamilies(ctx context.Context, dir, exe string, k *Kernel, res *Resul
 			res.Inputs, res.InputFamily = inputs, fam.Name
 			return outs, err
 		}
-		if i == 0 {
-			firstOut, firstErr = outs, err
+		if tried == 1 {
+			firstOut, firstIn, firstErr, firstFamily = outs, inputs, err, fam.Name
 		}
 	}
-	res.Inputs, res.InputFamily = base, InputFamilies[0].Name
+	if tried == 0 {
+		return nil, fmt.Errorf("cpuref: no input family %q", opts.InputFamily)
+	}
+	res.Inputs, res.InputFamily = firstIn, firstFamily
 	var nj *NotJudgeableError
 	if tried > 1 && errors.As(firstErr, &nj) {
 		return nil, &NotJudgeableError{Kind: nj.Kind, Detail: nj.Detail, Reason: nj.Reason + " (no other input family ran clean either: " + familyNames() + ")"}

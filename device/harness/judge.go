@@ -17,6 +17,12 @@ import (
 // that differs from both references is one where the references differ
 // from each other (judge.ContractionOnly). The verdict's Data is never nil.
 func (h *Harness) Judge(ctx context.Context, m Module, ref *cpuref.Result, got map[int][]byte) judge.Verdict {
+	return h.JudgeIn(ctx, m, ref, got, Mode{})
+}
+
+// JudgeIn is Judge of a reference built in mode (its fused reference is
+// built in the same mode).
+func (h *Harness) JudgeIn(ctx context.Context, m Module, ref *cpuref.Result, got map[int][]byte, mode Mode) judge.Verdict {
 	r := judge.Compare(ref, got)
 	if r.Data == nil {
 		r.Data = map[string]string{}
@@ -24,7 +30,8 @@ func (h *Harness) Judge(ctx context.Context, m Module, ref *cpuref.Result, got m
 	if r.Code != codes.EmulatorMismatch || !ref.ContractAllowed {
 		return r
 	}
-	fused, err := h.Reference(ctx, m, true)
+	mode.Fuse = true
+	fused, err := h.ReferenceIn(ctx, m, mode)
 	if err != nil {
 		r.Data["fused_reference"] = "none: " + err.Error()
 		return r

@@ -35,7 +35,24 @@ type Module struct {
 // reference that cannot be computed and is not stored is the reference's
 // error.
 func (h *Harness) Reference(ctx context.Context, m Module, fuse bool) (*cpuref.Result, error) {
-	opts := cpuref.Options{BufferSize: h.opts.BufferSize, Timeout: h.opts.Timeout, FuseMulAdd: fuse, SIMDWidth: h.SIMDWidth()}
+	return h.ReferenceIn(ctx, m, Mode{Fuse: fuse})
+}
+
+// Mode is how a reference is built: with fused multiply-adds, and with a
+// kernel's approximate calls computed provisionally or substituted from a
+// device's records on a given input family (cpuref's Options of the same
+// names; stages/approxtrace).
+type Mode struct {
+	Fuse         bool
+	Provisional  bool
+	Substitution *cpuref.Substitution
+	InputFamily  string
+}
+
+// ReferenceIn is Reference, built in mode.
+func (h *Harness) ReferenceIn(ctx context.Context, m Module, mode Mode) (*cpuref.Result, error) {
+	opts := cpuref.Options{BufferSize: h.opts.BufferSize, Timeout: h.opts.Timeout, FuseMulAdd: mode.Fuse, SIMDWidth: h.SIMDWidth(),
+		ApproximateProvisional: mode.Provisional, Substitution: mode.Substitution, InputFamily: mode.InputFamily}
 	if m.Stage == "kernel" {
 		// Fragment functions are drawn over 4×4 pixels and vertex functions
 		// run for one triangle whatever the kernels' grid.
@@ -84,5 +101,15 @@ func referenceKey(m Module, opts cpuref.Options, version string) string {
 		// Every library function of a module has the same wrapper entry.
 		entry += "|library=" + m.Wrapped.Function.Name + "|abi=" + libwrap.ABIVersion
 	}
-	return fmt.Sprintf("%s|%s|%v|%d|%s|fused=%v|simd=%d|build=%s", m.SHA256, entry, opts.Grid, opts.BufferSize, version, opts.FuseMulAdd, opts.SIMDWidth, buildkey.Key())
+	key := fmt.Sprintf("%s|%s|%v|%d|%s|fused=%v|simd=%d|build=%s", m.SHA256, entry, opts.Grid, opts.BufferSize, version, opts.FuseMulAdd, opts.SIMDWidth, buildkey.Key())
+	switch {
+	case opts.Substitution != nil:
+		key += "|approximate=substituted:" + opts.Substitution.Digest
+	case opts.ApproximateProvisional:
+		key += "|approximate=provisional"
+	}
+	if opts.InputFamily != "" {
+		key += "|family=" + opts.InputFamily
+	}
+	return key
 }

@@ -387,6 +387,16 @@ const (
 	//
 	// Example detail: buffer 1 word 0
 	EmulatorFastMathUndefined Code = "emulator/fast-math-undefined"
+
+	// EmulatorApproximateUnmatched (unjudged) is output that differs from
+	// the reference with the device's approximate results substituted,
+	// where some of the reference's approximate calls had operands the
+	// device never recorded (they took the C library's value, which the
+	// device was free not to compute). The detail is the first differing
+	// word.
+	//
+	// Example detail: buffer 0 word 12
+	EmulatorApproximateUnmatched Code = "emulator/approximate-unmatched"
 )
 
 // Device codes: the emulator's checks on a real GPU (--device). Each
@@ -454,6 +464,12 @@ const (
 	//
 	// Example detail: buffer 1 word 4
 	DeviceFlaky Code = "device/flaky"
+
+	// DeviceApproximateUnmatched is EmulatorApproximateUnmatched on a real
+	// GPU.
+	//
+	// Example detail: buffer 0 word 12
+	DeviceApproximateUnmatched Code = "device/approximate-unmatched"
 )
 
 // onDevice pairs every emulator code with its device twin.
@@ -469,6 +485,7 @@ var onDevice = map[Code]Code{
 	EmulatorDeviceLost:           DeviceDeviceLost,
 	EmulatorContractionDependent: DeviceContractionDependent,
 	EmulatorFastMathUndefined:    DeviceFastMathUndefined,
+	EmulatorApproximateUnmatched: DeviceApproximateUnmatched,
 }
 
 // OnDevice is the device stage's code for a verdict the emulator's check

@@ -1,25 +1,29 @@
-// Package approxtrace checks a kernel's approximate operations on a device:
-// the kernel is translated in compiler/translate's instrumentation mode
-// (TranslateTraced), dispatched with buffers of the reference's pattern
-// (cpuref.Pattern) over the grid the reference would use (cpuref.GridFor),
-// and every operand and result each approximate call recorded is judged
-// against its MSL §8.4 row (compiler/mathbound, through Trace.Check).
+// Package approxtrace judges a kernel's approximate operations on a
+// device (issue 17 item 3): the kernel is translated in compiler/translate's
+// instrumentation mode (TranslateTraced) and dispatched on the inputs and
+// grid the CPU reference chose in its provisional run (cpuref's
+// Options.ApproximateProvisional); every operand and result each
+// approximate call recorded is judged against its MSL §8.4 row
+// (compiler/mathbound, through Trace.Check), and the records become the
+// reference's Substitution, so that the reference takes the device's
+// result of each such call and everything else the kernel computes is
+// compared exactly.
 //
-// This is the bound-checking half of judging modules with approximate
-// operations (issue 17 item 3). A result beyond its bound is a mismatch —
-// the device's operation, on operands it computed itself, is outside what
-// Metal allows, whatever the rest of the kernel does. Results within their
-// bounds do not make the module pass: its outputs are compared only once the
-// reference substitutes the recorded results for its own (not built yet), so
-// such a module stays unjudged, its data saying what the trace showed.
-//
-// Only kernels whose descriptors are all air.buffer storage buffers are run
-// (Prepare gives the reason otherwise): a texture or sampler would need the
-// reference's texel contract, which this package does not rebuild.
+// A recorded result beyond its bound is a mismatch — the device's
+// operation, on operands it computed itself, is outside what Metal allows,
+// whatever the rest of the kernel does. A kernel whose outputs then equal
+// the substituted reference's passes in its own class (Annotate: data
+// pass_class=approximate-substituted, approximate, max_ulp); a mismatch
+// with every call answered from the records is a mismatch; a mismatch
+// where some of the reference's calls had operands the device never
+// recorded is unjudged (the reference computed those with the C library's
+// value, which the device was free not to compute).
 package approxtrace
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"sort"
 	"strconv"
@@ -51,11 +55,11 @@ type Plan struct {
 	Invocations int
 }
 
-// Prepare translates ep of m traced and lays out its dispatch, each
-// air.buffer bufferSize bytes (or AIR's stated size, rounded up to 256) of
-// cpuref.Pattern. reason says why the kernel cannot be run this way (the
-// plan is then nil).
-func Prepare(m *air.Module, ep air.EntryPoint, bufferSize int) (plan *Plan, reason string) {
+// PrepareFor translates ep of m traced and lays out its dispatch on the
+// provisional reference ref's inputs and grid, with the trace buffer at
+// its binding. reason says why the kernel cannot be traced (the plan is
+// then nil).
+func PrepareFor(m *air.Module, ep air.EntryPoint, ref *cpuref.Result) (plan *Plan, reason string) {
 	tr, err := translate.TranslateTraced(m, ep, Capacity)
 	if err != nil {
 		return nil, "the traced translation failed: " + err.Error()
@@ -63,35 +67,16 @@ func Prepare(m *air.Module, ep air.EntryPoint, bufferSize int) (plan *Plan, reas
 	if len(tr.Trace.Ops) == 0 {
 		return nil, "the kernel records no traced operation (" + strings.Join(tr.Trace.Untraced, ", ") + ")"
 	}
-	if bufferSize <= 0 {
-		bufferSize = cpuref.DefaultBufferSize
+	if len(tr.Trace.Untraced) > 0 {
+		return nil, "the kernel calls approximate operations a trace cannot record (" + strings.Join(tr.Trace.Untraced, ", ") + ")"
 	}
-	dims := 1
-	for _, in := range tr.Reflection.Inputs {
-		if in.Role == "air.thread_position_in_grid" && strings.HasPrefix(in.Type, "<") {
-			dims, _ = strconv.Atoi(strings.TrimPrefix(strings.Fields(in.Type)[0], "<"))
-		}
-	}
-	p := &Plan{SPIRV: tr.SPIRV, Entry: tr.Entry, Trace: tr.Trace, Grid: cpuref.GridFor(dims), Kernel: &cpuref.Kernel{}}
-	for _, b := range tr.Reflection.Bindings {
-		idx, ok := strings.CutPrefix(b.Metal, "air.buffer ")
-		if b.Kind != "storage-buffer" || !ok {
-			return nil, "a " + b.Kind + " binding (" + b.Metal + "): only air.buffer arguments are filled here"
-		}
-		i, _ := strconv.Atoi(idx)
-		size := bufferSize
-		if b.Size > 0 {
-			size = int((b.Size + 255) &^ 255)
-		}
-		p.Kernel.Buffers = append(p.Kernel.Buffers, cpuref.Buffer{Index: i})
-		p.Inputs = append(p.Inputs, cpuref.Data{Index: i, Bytes: cpuref.Pattern(i, int64(size))})
-	}
-	p.Invocations = 1
+	k := *ref.Kernel
+	k.Buffers = append(append([]cpuref.Buffer(nil), ref.Kernel.Buffers...), cpuref.Buffer{Index: tr.Trace.Binding})
+	p := &Plan{SPIRV: tr.SPIRV, Entry: tr.Entry, Trace: tr.Trace, Grid: ref.Grid, Kernel: &k, Invocations: 1}
 	for d := range 3 {
 		p.Invocations *= int(p.Grid.Groups[d] * p.Grid.Threads[d])
 	}
-	p.Kernel.Buffers = append(p.Kernel.Buffers, cpuref.Buffer{Index: tr.Trace.Binding})
-	p.Inputs = append(p.Inputs, cpuref.Data{Index: tr.Trace.Binding, Bytes: make([]byte, p.Invocations*tr.Trace.InvocationWords()*4)})
+	p.Inputs = append(append([]cpuref.Data(nil), ref.Inputs...), cpuref.Data{Index: tr.Trace.Binding, Bytes: make([]byte, p.Invocations*tr.Trace.InvocationWords()*4)})
 	return p, ""
 }
 
@@ -99,6 +84,20 @@ func Prepare(m *air.Module, ep air.EntryPoint, bufferSize int) (plan *Plan, reas
 type Outcome struct {
 	Trace  *translate.Trace
 	Report *translate.TraceReport
+	// Words is the trace buffer the device left.
+	Words       []byte
+	Invocations int
+}
+
+// Substitution is the records as the reference takes them.
+func (o *Outcome) Substitution() *cpuref.Substitution {
+	ops := make([]string, len(o.Trace.Ops))
+	for i, op := range o.Trace.Ops {
+		ops[i] = op.Name
+	}
+	sum := sha256.Sum256(o.Words)
+	return &cpuref.Substitution{Ops: ops, Invocations: o.Invocations, InvocationWords: o.Trace.InvocationWords(),
+		Capacity: o.Trace.Capacity, Words: o.Words, Digest: hex.EncodeToString(sum[:])}
 }
 
 // Read judges the trace the device left (got: the bytes of each binding
@@ -108,11 +107,15 @@ func (p *Plan) Read(got map[int][]byte) (*Outcome, error) {
 	if !ok {
 		return nil, fmt.Errorf("the dispatch returned no trace buffer (binding %d)", p.Trace.Binding)
 	}
+	want := p.Invocations * p.Trace.InvocationWords() * 4
+	if len(buf) < want {
+		return nil, fmt.Errorf("the trace buffer came back with %d bytes, not %d", len(buf), want)
+	}
 	rep, err := p.Trace.Check(buf, p.Invocations)
 	if err != nil {
 		return nil, err
 	}
-	return &Outcome{Trace: p.Trace, Report: rep}, nil
+	return &Outcome{Trace: p.Trace, Report: rep, Words: buf[:want], Invocations: p.Invocations}, nil
 }
 
 // Run dispatches p on dev directly (the emulator goes through its own
@@ -159,7 +162,6 @@ func (o *Outcome) Data() map[string]string {
 		"max_ulp":            strconv.FormatFloat(r.MaxULP, 'g', 4, 64),
 		"trace_records":      strconv.Itoa(r.Records),
 		"trace_lanes_judged": strconv.Itoa(r.Judged),
-		"trace_inputs":       "pattern",
 	}
 	if r.Beyond > 0 {
 		d["trace_beyond"] = strconv.Itoa(r.Beyond)
@@ -175,23 +177,47 @@ func (o *Outcome) Data() map[string]string {
 	return d
 }
 
-// Verdict is the emulator's result for a kernel set aside as approximate
-// (unjudged, the reference's own refusal) once its trace has been judged: a
-// mismatch (code mismatch) naming the first recorded result beyond its
-// bound, else unjudged with the trace's data and a message saying what was
-// and was not compared.
-func (o *Outcome) Verdict(unjudged pipeline.Result, mismatch codes.Code) pipeline.Result {
+// Beyond is the mismatch a trace shows by itself — the first recorded
+// result beyond its MSL §8.4 bound (code mismatch, detail the
+// declaration) — and whether there is one.
+func (o *Outcome) Beyond(mismatch codes.Code) (pipeline.Result, bool) {
 	r := o.Report
-	if r.Beyond > 0 {
-		mm := r.Mismatches[0]
-		res := pipeline.Fail(mismatch, mm.Result.Op, fmt.Sprintf("%s (%d of %d recorded lanes beyond their bound, on the pattern inputs)", mm.Error(), r.Beyond, r.Judged))
-		res.Data = o.Data()
-		return res
+	if r.Beyond == 0 {
+		return pipeline.Result{}, false
 	}
-	// The message stays one text for every such module (reports group rows
-	// by it); the numbers are the data's.
-	res := unjudged
-	res.Message += "; traced on the device (pattern inputs): every recorded result with a stated bound is within its MSL §8.4 bound (data max_ulp, trace_records, trace_overflowed); the outputs are not compared, since the reference does not yet substitute the device's results"
+	mm := r.Mismatches[0]
+	res := pipeline.Fail(mismatch, mm.Result.Op, fmt.Sprintf("%s (%d of %d recorded lanes beyond their bound, on the reference's inputs)", mm.Error(), r.Beyond, r.Judged))
 	res.Data = o.Data()
-	return res
+	return res, true
 }
+
+// Annotate turns the comparison r of a device's outputs with the reference
+// substituted from o (whose calls s counts) into the approximate verdict:
+// a pass is of class approximate-substituted; a mismatch stays one when the
+// records answered every call, and is unjudged (code unmatched) when some
+// call took the C library's value instead.
+func (o *Outcome) Annotate(r pipeline.Result, s *cpuref.Substituted, unmatched codes.Code) pipeline.Result {
+	if r.Data == nil {
+		r.Data = map[string]string{}
+	}
+	for k, v := range o.Data() {
+		r.Data[k] = v
+	}
+	if s != nil {
+		r.Data["approximate_calls"] = strconv.FormatInt(s.Calls, 10)
+		r.Data["approximate_substituted"] = strconv.FormatInt(s.Matched, 10)
+	}
+	switch {
+	case r.Status == pipeline.Passed:
+		r.Data["pass_class"] = PassClass
+	case r.Status == pipeline.Failed && s != nil && s.Unmatched() > 0:
+		u := pipeline.UnjudgedBecause(fmt.Sprintf("the output differs from the reference with the device's approximate results substituted (%s: %s), but %d of the reference's %d approximate calls had operands the device never recorded, so the reference took the C library's value where the device was free to compute another", r.Detail, r.Message, s.Unmatched(), s.Calls))
+		u.Code, u.Detail, u.Data = unmatched, r.Detail, r.Data
+		return u
+	}
+	return r
+}
+
+// PassClass is the pass_class of a module passed with the device's
+// approximate results substituted.
+const PassClass = "approximate-substituted"

@@ -1,0 +1,42 @@
+package stages
+
+import (
+	"context"
+	"testing"
+
+	"github.com/airpipe/airpipe/internal/codes"
+	"github.com/airpipe/airpipe/pipeline"
+	"github.com/airpipe/airpipe/stages/approxtrace"
+)
+
+// TestEmulatorApproximateSubstituted judges approx.ll (fast pow, fast
+// sqrt, fast sin, a half exp2, then exact arithmetic) on lavapipe with
+// the device's approximate results substituted into the reference: it
+// passes in its own class. An exact operation lowered wrong is still a
+// mismatch (every call answered from the records; the unmatched case is
+// approxtrace's TestAnnotate).
+func TestEmulatorApproximateSubstituted(t *testing.T) {
+	emuNeed(t)
+	const fixture = "testdata/emulator/approx.ll"
+	m := emuModule(t, fixture)
+	r := Emulator(EmulatorOptions{}).Run(context.Background(), m)
+	if r.Status != pipeline.Passed || r.Data["pass_class"] != approxtrace.PassClass || r.Data["approximate_calls"] != "64" || r.Data["approximate_substituted"] != "64" ||
+		r.Data["approximate"] != "air.fast_exp2.v2f16,air.fast_pow.f32,air.fast_sin.f32,air.fast_sqrt.f32" {
+		t.Fatalf("%s %s %q %s %v", r.Status, r.Code, r.Detail, r.Message, r.Data)
+	}
+	t.Log(r.Data)
+	cases := []struct {
+		fault  plantedFault
+		status pipeline.Status
+		code   codes.Code
+	}{
+		{plantedFault{"exact subtraction lowered as an addition", "%r = fsub float %m, %n", "%r = fadd float %m, %n", true}, pipeline.Failed, CodeEmulatorMismatch},
+	}
+	for _, c := range cases {
+		r := plantedResult(t, fixture, c.fault)
+		if r.Status != c.status || r.Code != c.code {
+			t.Errorf("%s: %s %s %q %s %v, want %s %s", c.fault.name, r.Status, r.Code, r.Detail, r.Message, r.Data, c.status, c.code)
+		}
+		t.Logf("%s: %s %s %q %s", c.fault.name, r.Status, r.Code, r.Detail, r.Message)
+	}
+}

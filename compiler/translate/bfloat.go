@@ -155,7 +155,8 @@ func touchesBFloat(c *air.Call) bool {
 }
 
 // bfIntrinsic lowers an intrinsic that passes or returns bfloat: the
-// multiply-adds (computed in float, rounded once to bfloat) and the
+// multiply-adds (llvm.fma computed in float and rounded to bfloat,
+// llvm.fmuladd unfused) and the
 // conversions between bfloat, half and float. Any other is refused by name.
 func (t *translator) bfIntrinsic(c *air.Call, name string) (spirv.ID, bool) {
 	ty := c.Type()
@@ -166,13 +167,17 @@ func (t *translator) bfIntrinsic(c *air.Call, name string) (spirv.ID, bool) {
 		}
 		w := t.typ(bfWide(ty))
 		a, b, d := t.bfToFloat(t.value(c.Args[0]), ty), t.bfToFloat(t.value(c.Args[1]), ty), t.bfToFloat(t.value(c.Args[2]), ty)
-		var r spirv.ID
 		if name == "llvm.fma.bf16" {
-			r = t.f.ExtInst(w, spirv.GLSLFma, a, b, d)
-		} else {
-			r = t.f.Op(spirv.OpFAdd, w, t.f.Op(spirv.OpFMul, w, a, b), d)
+			return t.floatToBF(t.f.ExtInst(w, spirv.GLSLFma, a, b, d), ty), true
 		}
-		return t.floatToBF(r, ty), true
+		// llvm.fmuladd, unfused: the product rounded to bfloat, then the
+		// sum. Each float result rounded to bfloat is the correctly rounded
+		// bfloat one (float's 24 bits are at least 2·8+2), so both steps are
+		// bfloat's own. Rounding a*b+d once through float would round twice,
+		// neither the fused nor the unfused value where the float sum lands
+		// on a bfloat midpoint.
+		p := t.bfToFloat(t.floatToBF(t.f.Op(spirv.OpFMul, w, a, b), ty), ty)
+		return t.floatToBF(t.f.Op(spirv.OpFAdd, w, p, d), ty), true
 	}
 	if len(c.Args) != 1 {
 		return 0, false

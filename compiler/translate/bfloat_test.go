@@ -59,8 +59,8 @@ func TestBFloatRoundingTable(t *testing.T) {
 }
 
 // TestBFloatExecuted runs bfloat_round.ll on lavapipe: float to bfloat on
-// the boundaries above, widening back, a multiply-add rounded once, fneg,
-// fcmp and a bfloat store and load.
+// the boundaries above, widening back, a multiply-add (llvm.fmuladd,
+// unfused), fneg, fcmp and a bfloat store and load.
 func TestBFloatExecuted(t *testing.T) {
 	needValidator(t)
 	m, ep := fixtureEntry(t, "bfloat_round.ll")
@@ -108,7 +108,7 @@ func TestBFloatExecuted(t *testing.T) {
 		}
 		hf := bfFloat(h)
 		sq := wantBF(math.Float32bits(hf * hf))
-		s3 := wantBF(math.Float32bits(hf*1.5 + bfFloat(sq)))
+		s3 := unfusedBF(hf, 1.5, bfFloat(sq))
 		ng := s3 ^ 0x8000
 		lt := uint32(0)
 		if bfFloat(ng) < 0 {
@@ -122,6 +122,69 @@ func TestBFloatExecuted(t *testing.T) {
 		}
 		if got := binary.LittleEndian.Uint16(mem.Bytes()[2*i:]); got != ng {
 			t.Errorf("thread %d: stored bfloat %#04x, want %#04x", i, got, ng)
+		}
+	}
+}
+
+// unfusedBF is llvm.fmuladd of bfloats unfused: a·b rounded to bfloat, then
+// the sum rounded (each float result rounds to the correctly rounded
+// bfloat: float's 24 bits are at least 2·8+2).
+func unfusedBF(a, b, c float32) uint16 {
+	return wantBF(math.Float32bits(bfFloat(wantBF(math.Float32bits(a*b))) + c))
+}
+
+// bfloatMulAdd are bfloat_muladd.ll's operands (a, b, c of
+// llvm.fmuladd.bf16) and the bfloat rounded once from the exact a·b+c:
+// (1+2^-7)·1.5 is a bfloat midpoint, which unfused rounding takes to even
+// before c is added; with c = -1.5 the exact result is a bfloat, with c =
+// ∓2^-30 it lies just beside the midpoint (rounding a·b+c once through
+// float, the lowering before, gives the unfused value there, not the
+// fused one).
+var bfloatMulAdd = [][4]uint16{
+	{0x3f81, 0x3fc0, 0xbfc0, 0x3c40}, {0x3f81, 0x3fc0, 0xb080, 0x3fc1}, {0x3f81, 0x3fc0, 0x3080, 0x3fc2},
+	{0x3f81, 0x3fc0, 0x0000, 0x3fc2}, {0x4049, 0xc049, 0x4120, 0x3e0c}, {0x3f80, 0x3f80, 0xbf80, 0x0000},
+	{0x7f7f, 0x4000, 0x0000, 0x7f80}, {0x3e00, 0x3e00, 0x3c00, 0x3cc0},
+}
+
+// TestBFloatMulAddUnfused runs bfloat_muladd.ll on lavapipe: every
+// llvm.fmuladd.bf16 result is the unfused one, which LLVM permits as much
+// as the fused one and the reference computes; on the first operands the
+// two differ, so the check tells them apart.
+func TestBFloatMulAddUnfused(t *testing.T) {
+	needValidator(t)
+	m, ep := fixtureEntry(t, "bfloat_muladd.ll")
+	out, err := Translate(m, ep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := spirv.Validate(context.Background(), out.SPIRV); err != nil {
+		t.Fatal(err)
+	}
+	dev, err := device.Open("lavapipe", device.Options{})
+	if err != nil {
+		t.Skipf("lavapipe: %v", err)
+	}
+	defer func() { _ = dev.Stop() }()
+	n := len(bfloatMulAdd)
+	res, err := dev.NewBuffer(int64(4 * n))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := dev.LoadPipeline(out.SPIRV, out.Reflection.Entry)
+	if err != nil {
+		t.Fatal(err)
+	}
+	binds := []device.Binding{{Binding: 0, Buffer: res}}
+	if err := dev.Run(context.Background(), p, device.DispatchArgs{Groups: [3]uint32{1, 1, 1}, Threads: [3]uint32{uint32(n), 1, 1}, Bindings: binds}); err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range bfloatMulAdd {
+		want := unfusedBF(bfFloat(c[0]), bfFloat(c[1]), bfFloat(c[2]))
+		if i == 0 && want == c[3] {
+			t.Fatalf("operands %#04x: the unfused and fused values agree (%#04x): the check cannot tell them apart", c[:3], want)
+		}
+		if got := binary.LittleEndian.Uint32(res.Bytes()[4*i:]); got != uint32(want) {
+			t.Errorf("fmuladd(%#04x, %#04x, %#04x) = %#04x, want %#04x unfused (fused: %#04x)", c[0], c[1], c[2], got, want, c[3])
 		}
 	}
 }

@@ -334,6 +334,38 @@ func TestFusedReference(t *testing.T) {
 	}
 }
 
+// TestFusedReferenceFMulAdd: llvm.fmuladd permits fusing without any flag
+// (LLVM fuses it or not at the code generator's choice), so a module
+// calling it allows contraction, and its fused reference fuses it: x·x −
+// x·x is 0 unfused and the rounding error of x·x fused.
+func TestFusedReferenceFMulAdd(t *testing.T) {
+	needTools(t)
+	body := `  %x = bitcast i32 %v to float
+  %v2 = load volatile i32, ptr addrspace(1) %p, align 4
+  %x2 = bitcast i32 %v2 to float
+  %r = fmul float %x2, %x2
+  %nr = fneg float %r
+  %z = call float @llvm.fmuladd.f32(float %x, float %x, float %nr)
+  %zi = bitcast float %z to i32
+  store i32 %zi, ptr addrspace(1) %p, align 4`
+	src := variant("kernel", "declare float @llvm.fmuladd.f32(float, float, float)\n", "", body, "")
+	run := func(fuse bool) *Result {
+		t.Helper()
+		res, err := Run(context.Background(), assemble(t, src), "k", Options{FuseMulAdd: fuse})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	unfused, fused := run(false), run(true)
+	if !unfused.ContractAllowed {
+		t.Fatal("a module calling llvm.fmuladd does not allow contraction")
+	}
+	if bytes.Equal(unfused.Outputs[0].Bytes, fused.Outputs[0].Bytes) {
+		t.Error("the fused reference computed the same words as the unfused one: it did not fuse llvm.fmuladd")
+	}
+}
+
 // metalSign is the Metal Shading Language's sign(x).
 func metalSign(x float32) float32 {
 	switch {

@@ -307,10 +307,12 @@ func returnedField(b *strings.Builder, k *Kernel, field int, name string) string
 var contractFlag = regexp.MustCompile(`\b(fadd|fsub|fmul)(?: (?:nnan|ninf|nsz|arcp|afn|reassoc))* (?:fast|contract)\b`)
 
 // contractAllowed reports whether any instruction of the module lets a
-// multiply and an add be fused.
+// multiply and an add be fused: a flag that permits contraction, or a call
+// of llvm.fmuladd, which LLVM defines as fused or not at the code
+// generator's choice.
 func contractAllowed(t *textModule) bool {
 	for _, l := range t.lines {
-		if strings.HasPrefix(l, "  ") && contractFlag.MatchString(l) {
+		if strings.HasPrefix(l, "  ") && (contractFlag.MatchString(l) || strings.Contains(l, "@llvm.fmuladd.")) {
 			return true
 		}
 	}

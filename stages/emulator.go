@@ -200,7 +200,11 @@ func (e *emulator) substitute(ctx context.Context, m *Module, setAside pipeline.
 	if p == nil {
 		return note(why)
 	}
-	rep := e.h.Run(ctx, harness.Request{Device: e.opts.Device, Name: m.SHA256, Entry: p.Entry, SPIRV: p.SPIRV, Grid: p.Grid, Buffers: p.Inputs, Kernel: p.Kernel})
+	q, v, ok := harness.Prepare(e.opts.Device, m.SHA256, p.Output, p.Reference)
+	if !ok {
+		return note("the traced run: " + v.Message)
+	}
+	rep := e.h.Run(ctx, q)
 	if rep.Buffers == nil {
 		return note("the traced dispatch: " + rep.Verdict.Message)
 	}
@@ -255,7 +259,7 @@ func (e *emulator) run(ctx context.Context, m *Module) pipeline.Result {
 	var nj *cpuref.NotJudgeableError
 	var mode harness.Mode
 	var traced *approxtrace.Outcome
-	if errors.As(err, &nj) && nj.Kind == cpuref.KindApproximate && refl.Stage == "kernel" {
+	if errors.As(err, &nj) && nj.Kind == cpuref.KindApproximate {
 		sub, md, o, r, ok := e.substitute(ctx, m, setAside(nj))
 		if !ok {
 			return r

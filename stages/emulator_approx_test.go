@@ -40,3 +40,29 @@ func TestEmulatorApproximateSubstituted(t *testing.T) {
 		t.Logf("%s: %s %s %q %s", c.fault.name, r.Status, r.Code, r.Detail, r.Message)
 	}
 }
+
+// TestEmulatorApproximateDraws: a fragment function's approximate calls
+// are traced pixel by pixel, a vertex function's vertex by vertex, and
+// substituted; each passes in its own class, and a wrong exact operation
+// beside them is caught.
+func TestEmulatorApproximateDraws(t *testing.T) {
+	emuNeed(t)
+	cases := []struct {
+		fixture, calls string
+		fault          plantedFault
+	}{
+		{"testdata/emulator/fragment_approx.ll", "64", plantedFault{"sqrt's result scaled by 2, not 3", "%s3 = fmul float %s, 3.0", "%s3 = fmul float %s, 2.0", true}},
+		{"testdata/emulator/vertex_approx.ll", "9", plantedFault{"exp2's result quartered, not halved", "%eh = fmul float %e, 0.5", "%eh = fmul float %e, 0.25", true}},
+	}
+	for _, c := range cases {
+		m := emuModule(t, c.fixture)
+		r := Emulator(EmulatorOptions{}).Run(context.Background(), m)
+		if r.Status != pipeline.Passed || r.Data["pass_class"] != approxtrace.PassClass || r.Data["approximate_calls"] != c.calls || r.Data["approximate_substituted"] != c.calls {
+			t.Fatalf("%s: %s %s %q %s %v", c.fixture, r.Status, r.Code, r.Detail, r.Message, r.Data)
+		}
+		t.Log(r.Data)
+		if r := plantedResult(t, c.fixture, c.fault); r.Status != pipeline.Failed || r.Code != CodeEmulatorMismatch {
+			t.Errorf("%s: %s %s %q %s %v", c.fault.name, r.Status, r.Code, r.Detail, r.Message, r.Data)
+		}
+	}
+}

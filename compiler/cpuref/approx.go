@@ -20,7 +20,8 @@ import (
 // device's results in place of its own, so every other operation of the
 // kernel is compared exactly.
 //
-// The reference runs such a kernel twice:
+// The reference runs such a function (a kernel, a fragment or a vertex
+// function) twice:
 //
 //   - provisional (Options.ApproximateProvisional): each substitutable call
 //     is computed with the C library in double precision and rounded to the
@@ -28,7 +29,9 @@ import (
 //     (the device must be given the same bytes); its outputs are never
 //     compared (Result.Provisional).
 //   - substituted (Options.Substitution): each call looks up, among the
-//     records of the same invocation, the first one (after the last match)
+//     records of the same invocation (a kernel's thread, a fragment
+//     function's pixel, a vertex function's vertex: its linear position in
+//     the reference's grid), the first one (after the last match)
 //     of the same declaration whose operands are bit for bit the
 //     reference's, and returns that record's result. A call whose operands
 //     the device never recorded (the invocation overflowed its records, or
@@ -41,7 +44,7 @@ import (
 // Only calls whose arguments and result share one float or half type of at
 // most 4 lanes, with at most 3 arguments, are substitutable (the records'
 // layout, compiler/translate/trace.go); any other approximate call keeps
-// the kernel set aside (KindApproximate).
+// the function set aside (KindApproximate).
 
 // SubstitutableOps are the approximate operations (names without air.,
 // fast_/precise_ and the type) whose calls the reference can take from a

@@ -90,9 +90,9 @@ type Options struct {
 	// unknown, which sets aside a kernel using SIMD-group values or
 	// operations (simd.go).
 	SIMDWidth int
-	// ApproximateProvisional computes a kernel's substitutable approximate
+	// ApproximateProvisional computes a function's substitutable approximate
 	// calls (SubstitutableOps, approx.go) with the C library instead of
-	// setting the kernel aside: the run chooses the inputs and the grid a
+	// setting the function aside: the run chooses the inputs and the grid a
 	// device trace is taken on; its outputs are not a reference
 	// (Result.Provisional).
 	ApproximateProvisional bool
@@ -310,7 +310,7 @@ func runText(ctx context.Context, ll, entry string, opts Options, usesSIMD *bool
 		return nil, err
 	}
 	var substitutable []string
-	if (opts.ApproximateProvisional || opts.Substitution != nil) && k.Stage == "" {
+	if opts.ApproximateProvisional || opts.Substitution != nil {
 		for _, d := range decls {
 			if substitutableDecl(d) {
 				substitutable = append(substitutable, d.Name)

@@ -26,9 +26,12 @@ import (
 // lost), which the reader reports by name rather than judging. A record is
 // word 0 the operation's index in Trace.Ops; words 1–4, 5–8 (and 9–12) the
 // arguments; then the result, each at its own 16-byte slot, in LLVM's layout
-// (a float per word, half lanes two to a word, lane 0 low). Only kernels are
-// traced: a fragment or vertex function has no invocation index the device
-// and the reference share here.
+// (a float per word, half lanes two to a word, lane 0 low).
+//
+// A fragment function's invocation is its pixel, x + Width·y
+// (TraceLayout.Width, the draw's width; FragCoord's integer part); a vertex
+// function's is its VertexIndex. The reference numbers its threads the same
+// way (compiler/cpuref: the pixel or vertex position in its grid).
 
 // TraceBinding is the trace buffer's binding in set 0 (unused by the ABI's
 // other ranges: ABI.md).
@@ -84,17 +87,30 @@ type TraceOp struct {
 // InvocationWords is the words one invocation's region takes.
 func (tr *Trace) InvocationWords() int { return 1 + (tr.Capacity+1)*TraceRecordWords }
 
+// TraceLayout is how a traced translation numbers its invocations and how
+// many records each has.
+type TraceLayout struct {
+	// Capacity is the records each invocation has (at least 1).
+	Capacity int
+	// Width is a fragment function's draw width in pixels (at least 1):
+	// pixel (x, y) is invocation x + Width·y. Unused for other stages.
+	Width int
+}
+
 // TranslateTraced is Translate in instrumentation mode: every call of a
-// traced operation also writes a record of at most capacity per invocation
-// (Output.Trace). Only kernels can be traced.
-func TranslateTraced(m *air.Module, ep air.EntryPoint, capacity int) (*Output, error) {
-	if ep.Stage != air.Kernel {
-		return nil, fmt.Errorf("translate: a trace records kernels only, not air.%s functions", ep.Stage)
+// traced operation also writes a record, at most layout.Capacity per
+// invocation (Output.Trace). Kernels, fragment and vertex functions can be
+// traced.
+func TranslateTraced(m *air.Module, ep air.EntryPoint, layout TraceLayout) (*Output, error) {
+	switch {
+	case ep.Stage != air.Kernel && ep.Stage != air.Fragment && ep.Stage != air.Vertex:
+		return nil, fmt.Errorf("translate: a trace records kernels, fragment and vertex functions, not air.%s functions", ep.Stage)
+	case layout.Capacity < 1:
+		return nil, fmt.Errorf("translate: trace capacity %d", layout.Capacity)
+	case ep.Stage == air.Fragment && layout.Width < 1:
+		return nil, fmt.Errorf("translate: a fragment function's trace needs the draw's width, not %d", layout.Width)
 	}
-	if capacity < 1 {
-		return nil, fmt.Errorf("translate: trace capacity %d", capacity)
-	}
-	return translate(m, ep, options{trace: capacity})
+	return translate(m, ep, options{trace: layout.Capacity, traceWidth: layout.Width})
 }
 
 // tracer is the state of instrumentation mode.
@@ -102,7 +118,8 @@ type tracer struct {
 	info         *Trace
 	root         *root
 	counter      spirv.ID
-	gid, groups  spirv.ID
+	gid, groups  spirv.ID // a kernel's GlobalInvocationId and NumWorkgroups
+	frag, vertex spirv.ID // a fragment function's FragCoord, a vertex function's VertexIndex
 	index        map[string]int
 	untracedSeen map[string]bool
 }
@@ -162,13 +179,7 @@ func (t *translator) traceCall(c *air.Call, name string, r spirv.ID) {
 	}
 	u := t.u32
 	cu := t.b.ConstantU32
-	v3 := t.b.TypeVector(u, 3)
-	gid := t.f.Op(spirv.OpLoad, v3, tr.gid)
-	size := t.f.Op(spirv.OpIMul, v3, t.f.Op(spirv.OpLoad, v3, tr.groups), t.workgroupSize)
-	lane := func(v spirv.ID, i uint32) spirv.ID { return t.f.OpWords(spirv.OpCompositeExtract, u, uint32(v), i) }
-	// inv = gid.x + W·(gid.y + H·gid.z)
-	inv := t.f.Op(spirv.OpIAdd, u, lane(gid, 1), t.f.Op(spirv.OpIMul, u, lane(size, 1), lane(gid, 2)))
-	inv = t.f.Op(spirv.OpIAdd, u, lane(gid, 0), t.f.Op(spirv.OpIMul, u, lane(size, 0), inv))
+	inv := t.traceInvocation(tr)
 	base := t.f.Op(spirv.OpIMul, u, inv, cu(uint32(tr.info.InvocationWords()*4)))
 	n := t.f.Op(spirv.OpLoad, u, tr.counter)
 	n1 := t.f.Op(spirv.OpIAdd, u, n, cu(1))
@@ -184,6 +195,29 @@ func (t *translator) traceCall(c *air.Call, name string, r spirv.ID) {
 		t.store(p, uint64(4+i*traceSlotBytes), ty, t.value(a), 4)
 	}
 	t.store(p, uint64(4+len(c.Args)*traceSlotBytes), ty, r, 4)
+}
+
+// traceInvocation is the invocation's index: gid.x + W·(gid.y + H·gid.z)
+// for a kernel, x + Width·y of its pixel for a fragment function, its
+// VertexIndex for a vertex function.
+func (t *translator) traceInvocation(tr *tracer) spirv.ID {
+	u := t.u32
+	switch t.model {
+	case spirv.ExecutionModelFragment:
+		f4 := t.f.Op(spirv.OpLoad, t.b.TypeVector(t.b.TypeFloat(32), 4), tr.frag)
+		coord := func(i uint32) spirv.ID {
+			return t.f.Op(spirv.OpConvertFToU, u, t.f.OpWords(spirv.OpCompositeExtract, t.b.TypeFloat(32), uint32(f4), i))
+		}
+		return t.f.Op(spirv.OpIAdd, u, coord(0), t.f.Op(spirv.OpIMul, u, coord(1), t.b.ConstantU32(uint32(t.opts.traceWidth))))
+	case spirv.ExecutionModelVertex:
+		return t.f.Op(spirv.OpBitcast, u, t.f.Op(spirv.OpLoad, t.b.TypeInt(32, true), tr.vertex))
+	}
+	v3 := t.b.TypeVector(u, 3)
+	gid := t.f.Op(spirv.OpLoad, v3, tr.gid)
+	size := t.f.Op(spirv.OpIMul, v3, t.f.Op(spirv.OpLoad, v3, tr.groups), t.workgroupSize)
+	lane := func(v spirv.ID, i uint32) spirv.ID { return t.f.OpWords(spirv.OpCompositeExtract, u, uint32(v), i) }
+	inv := t.f.Op(spirv.OpIAdd, u, lane(gid, 1), t.f.Op(spirv.OpIMul, u, lane(size, 1), lane(gid, 2)))
+	return t.f.Op(spirv.OpIAdd, u, lane(gid, 0), t.f.Op(spirv.OpIMul, u, lane(size, 0), inv))
 }
 
 // tracerState declares the trace buffer, the invocation's call counter and
@@ -203,15 +237,21 @@ func (t *translator) tracerState() *tracer {
 	tr.root = &root{kind: rootBuffer, v: v, sc: spirv.StorageClassStorageBuffer, wrapped: true}
 	tr.counter = t.b.Variable(t.b.TypePointer(spirv.StorageClassPrivate, t.u32), spirv.StorageClassPrivate, t.b.ConstantU32(0))
 	t.iface = append(t.iface, tr.counter)
-	v3 := t.b.TypeVector(t.u32, 3)
-	for _, b := range []struct {
-		bi  spirv.BuiltIn
-		dst *spirv.ID
-	}{{spirv.BuiltInGlobalInvocationId, &tr.gid}, {spirv.BuiltInNumWorkgroups, &tr.groups}} {
-		in := t.b.Variable(t.b.TypePointer(spirv.StorageClassInput, v3), spirv.StorageClassInput)
-		t.b.Decorate(in, spirv.DecorationBuiltIn, uint32(b.bi))
+	input := func(ty spirv.ID, bi spirv.BuiltIn) spirv.ID {
+		in := t.b.Variable(t.b.TypePointer(spirv.StorageClassInput, ty), spirv.StorageClassInput)
+		t.b.Decorate(in, spirv.DecorationBuiltIn, uint32(bi))
 		t.iface = append(t.iface, in)
-		*b.dst = in
+		return in
+	}
+	switch t.model {
+	case spirv.ExecutionModelFragment:
+		tr.frag = input(t.b.TypeVector(t.b.TypeFloat(32), 4), spirv.BuiltInFragCoord)
+	case spirv.ExecutionModelVertex:
+		tr.vertex = input(t.b.TypeInt(32, true), spirv.BuiltInVertexIndex)
+	default:
+		v3 := t.b.TypeVector(t.u32, 3)
+		tr.gid = input(v3, spirv.BuiltInGlobalInvocationId)
+		tr.groups = input(v3, spirv.BuiltInNumWorkgroups)
 	}
 	t.tr = tr
 	return tr

@@ -72,7 +72,7 @@ func TestTraceCorpus(t *testing.T) {
 			continue
 		}
 		kernels++
-		out, err := TranslateTraced(m, eps[0], 64)
+		out, err := TranslateTraced(m, eps[0], TraceLayout{Capacity: 64})
 		if err != nil {
 			continue
 		}

@@ -29,7 +29,7 @@ func runTracedFixture(t *testing.T, name string, capacity, ops int) (*Trace, []b
 		t.Skip(err)
 	}
 	m, ep := fixtureEntry(t, name)
-	out, err := TranslateTraced(m, ep, capacity)
+	out, err := TranslateTraced(m, ep, TraceLayout{Capacity: capacity})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,13 +152,18 @@ func TestTraceOverflow(t *testing.T) {
 	}
 }
 
-// TestTraceRefusesOtherStages: only kernels are traced.
-func TestTraceRefusesOtherStages(t *testing.T) {
+// TestTraceFragmentNeedsWidth: a fragment function's pixels are numbered
+// by the draw's width, which the layout must give; with it the traced
+// translation is valid SPIR-V.
+func TestTraceFragmentNeedsWidth(t *testing.T) {
 	if _, err := exec.LookPath("llvm-as-19"); err != nil {
 		t.Skip(err)
 	}
 	m, ep := fixtureEntry(t, "fragment_depth.ll")
-	if _, err := TranslateTraced(m, ep, 4); err == nil || !strings.Contains(err.Error(), "kernels only") {
+	if _, err := TranslateTraced(m, ep, TraceLayout{Capacity: 4}); err == nil || !strings.Contains(err.Error(), "draw's width") {
+		t.Errorf("a fragment function traced without a width: %v", err)
+	}
+	if _, err := TranslateTraced(m, ep, TraceLayout{Capacity: 4, Width: 4}); err != nil {
 		t.Errorf("a fragment function traced: %v", err)
 	}
 }

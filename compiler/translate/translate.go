@@ -53,6 +53,8 @@ type options struct {
 	// trace, when above 0, instruments the translation with this many
 	// trace records per invocation (trace.go).
 	trace int
+	// traceWidth is a traced fragment function's draw width (TraceLayout).
+	traceWidth int
 	// ctx, when set, stops the emission once it ends (TranslateContext).
 	ctx context.Context
 }

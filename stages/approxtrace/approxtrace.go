@@ -1,17 +1,18 @@
-// Package approxtrace judges a kernel's approximate operations on a
-// device (issue 17 item 3): the kernel is translated in compiler/translate's
+// Package approxtrace judges a function's approximate operations on a
+// device (issue 17 item 3): the function (a kernel, a fragment or a vertex
+// function) is translated in compiler/translate's
 // instrumentation mode (TranslateTraced) and dispatched on the inputs and
 // grid the CPU reference chose in its provisional run (cpuref's
 // Options.ApproximateProvisional); every operand and result each
 // approximate call recorded is judged against its MSL §8.4 row
 // (compiler/mathbound, through Trace.Check), and the records become the
 // reference's Substitution, so that the reference takes the device's
-// result of each such call and everything else the kernel computes is
+// result of each such call and everything else the function computes is
 // compared exactly.
 //
 // A recorded result beyond its bound is a mismatch — the device's
 // operation, on operands it computed itself, is outside what Metal allows,
-// whatever the rest of the kernel does. A kernel whose outputs then equal
+// whatever the rest of the function does. A function whose outputs then equal
 // the substituted reference's passes in its own class (Annotate: data
 // pass_class=approximate-substituted, approximate, max_ulp); a mismatch
 // with every call answered from the records is a mismatch; a mismatch
@@ -40,43 +41,50 @@ import (
 // Capacity is the trace records each invocation has.
 const Capacity = 256
 
-// Plan is a traced kernel ready to dispatch: its SPIR-V, the grid, and the
+// Plan is a traced function ready to run: its SPIR-V, the grid, and the
 // buffers by binding (air.buffer i at binding i, the trace at its own), in
 // the shape the emulator's dispatch takes (Kernel lists the bindings,
 // Inputs their initial bytes).
 type Plan struct {
-	SPIRV  []byte
-	Entry  string
-	Trace  *translate.Trace
-	Grid   cpuref.Grid
-	Kernel *cpuref.Kernel
-	Inputs []cpuref.Data
+	// Output is the traced translation; Reference the provisional
+	// reference with the trace buffer among its buffers, for laying out
+	// the run (device/harness.Prepare).
+	Output    *translate.Output
+	Reference *cpuref.Result
+	SPIRV     []byte
+	Entry     string
+	Trace     *translate.Trace
+	Grid      cpuref.Grid
+	Kernel    *cpuref.Kernel
+	Inputs    []cpuref.Data
 	// Invocations is the grid's thread count.
 	Invocations int
 }
 
-// PrepareFor translates ep of m traced and lays out its dispatch on the
-// provisional reference ref's inputs and grid, with the trace buffer at
-// its binding. reason says why the kernel cannot be traced (the plan is
-// then nil).
+// PrepareFor translates ep of m traced and lays out its run on the
+// provisional reference ref's inputs and grid (a kernel's dispatch, a
+// fragment function's draw, a vertex function's capture), with the trace
+// buffer at its binding. reason says why the function cannot be traced (the
+// plan is then nil).
 func PrepareFor(m *air.Module, ep air.EntryPoint, ref *cpuref.Result) (plan *Plan, reason string) {
-	tr, err := translate.TranslateTraced(m, ep, Capacity)
+	size := ref.Grid.Size()
+	tr, err := translate.TranslateTraced(m, ep, translate.TraceLayout{Capacity: Capacity, Width: int(size[0])})
 	if err != nil {
 		return nil, "the traced translation failed: " + err.Error()
 	}
 	if len(tr.Trace.Ops) == 0 {
-		return nil, "the kernel records no traced operation (" + strings.Join(tr.Trace.Untraced, ", ") + ")"
+		return nil, "the function records no traced operation (" + strings.Join(tr.Trace.Untraced, ", ") + ")"
 	}
 	if len(tr.Trace.Untraced) > 0 {
-		return nil, "the kernel calls approximate operations a trace cannot record (" + strings.Join(tr.Trace.Untraced, ", ") + ")"
+		return nil, "the function calls approximate operations a trace cannot record (" + strings.Join(tr.Trace.Untraced, ", ") + ")"
 	}
 	k := *ref.Kernel
 	k.Buffers = append(append([]cpuref.Buffer(nil), ref.Kernel.Buffers...), cpuref.Buffer{Index: tr.Trace.Binding})
-	p := &Plan{SPIRV: tr.SPIRV, Entry: tr.Entry, Trace: tr.Trace, Grid: ref.Grid, Kernel: &k, Invocations: 1}
-	for d := range 3 {
-		p.Invocations *= int(p.Grid.Groups[d] * p.Grid.Threads[d])
-	}
+	p := &Plan{Output: tr, SPIRV: tr.SPIRV, Entry: tr.Entry, Trace: tr.Trace, Grid: ref.Grid, Kernel: &k, Invocations: int(size[0] * size[1] * size[2])}
 	p.Inputs = append(append([]cpuref.Data(nil), ref.Inputs...), cpuref.Data{Index: tr.Trace.Binding, Bytes: make([]byte, p.Invocations*tr.Trace.InvocationWords()*4)})
+	r := *ref
+	r.Kernel, r.Inputs = p.Kernel, p.Inputs
+	p.Reference = &r
 	return p, ""
 }
 
@@ -118,8 +126,8 @@ func (p *Plan) Read(got map[int][]byte) (*Outcome, error) {
 	return &Outcome{Trace: p.Trace, Report: rep, Words: buf[:want], Invocations: p.Invocations}, nil
 }
 
-// Run dispatches p on dev directly (the emulator goes through its own
-// dispatch, in a child process) and reads the trace.
+// Run dispatches p, a kernel's plan, on dev directly (the emulator lays
+// out every stage's run through device/harness) and reads the trace.
 func (p *Plan) Run(ctx context.Context, dev *device.Device) (*Outcome, error) {
 	var binds []device.Binding
 	var bufs []*device.Buffer

@@ -30,3 +30,10 @@ func TestEmulatorCatchesWrongSampleCount(t *testing.T) {
 		t.Fatalf("wrong sample count: %s %s %q %s", r.Status, r.Code, r.Detail, r.Message)
 	}
 }
+
+// TestEmulatorMultisampleResidency: the residency form of a multisample read ({ texel, i8 })
+// passes, and a translation that takes another texel component is caught.
+func TestEmulatorMultisampleResidency(t *testing.T) {
+	passesAndCatches(t, filepath.Join("testdata", "emulator", "texture_ms_resident.ll"), true,
+		plantedFault{"the texel's component 1, not 2", "%uz0 = extractelement <4 x i32> %tu, i32 2", "%uz0 = extractelement <4 x i32> %tu, i32 1", true})
+}

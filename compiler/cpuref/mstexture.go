@@ -77,7 +77,8 @@ func msQuery(d declaration, query, dim string, refuse func(string, ...any) (stri
 }
 
 // msRead defines air.read_texture_2d_ms[_array].<texel>(texture, <2 x iN> coord[, layer],
-// sample, ...): operands after the sample (the AIR access word) are not read.
+// sample, ...), returning the texel or { texel, i8 residency } (always resident): operands
+// after the sample (the AIR access word) are not read.
 func msRead(d declaration, dim, suffix string, refuse func(string, ...any) (string, error)) (string, error) {
 	want, ok := texelTypes[suffix]
 	if !ok {
@@ -87,9 +88,11 @@ func msRead(d declaration, dim, suffix string, refuse func(string, ...any) (stri
 	if dim == "2d_ms_array" {
 		sample = 3
 	}
-	if d.Ret != want.ty || !allSane(d.Params) || len(d.Params) < sample+1 || d.Params[0] != "ptr addrspace(1)" {
-		return refuse("declaration %s (%s) not as the reference reads it (texture, coordinate, layer of an array, sample, ...) returning %s",
-			d.Ret, strings.Join(d.Params, ", "), want.ty)
+	// The read returns the texel, or the texel and its residency ({ T, i8 }).
+	resident := d.Ret == "{ "+want.ty+", i8 }"
+	if d.Ret != want.ty && !resident || !allSane(d.Params) || len(d.Params) < sample+1 || d.Params[0] != "ptr addrspace(1)" {
+		return refuse("declaration %s (%s) not as the reference reads it (texture, coordinate, layer of an array, sample, ...) returning %s or { %s, i8 }",
+			d.Ret, strings.Join(d.Params, ", "), want.ty, want.ty)
 	}
 	coord := d.Params[1]
 	if elemBits(coord) < 8 || isFloatType(coord) || vecLen(coord) != "2" {
@@ -125,7 +128,7 @@ func msRead(d declaration, dim, suffix string, refuse func(string, ...any) (stri
 	}
 	fmt.Fprintf(&b, "  br i1 %s, label %%in, label %%out\nout:\n  call void @airpipe_texture_oob()\n  unreachable\nin:\n", all)
 	fmt.Fprintf(&b, "  %%w = call <4 x i32> @airpipe_texel(ptr addrspace(1) %%a0, ptr addrspace(2) null, i1 false, i32 %d, i32 %d)\n", want.kind, dimCode(dim))
-	return finishTexel(&b, d.Name, want.ty, want.ty, false, d.Params), nil // textures.go
+	return finishTexel(&b, d.Name, d.Ret, want.ty, resident, d.Params), nil // textures.go
 }
 
 // DimSamples is the sample count of a texture of dimension dim (a Texture.Dim) as the

@@ -92,7 +92,8 @@ func TestMultisampleOpForms(t *testing.T) {
 		{"declare <4 x i32> @air.read_texture_2d_ms_array.s.v4i32(ptr addrspace(1) nocapture readonly, <2 x i32>, i32, i32, i32)", "icmp ult i32 %a2, 1", true},
 		{"declare i32 @air.get_width_texture_2d_ms(ptr addrspace(1) nocapture readonly, i32)", "", false},
 		{"declare <4 x float> @air.read_texture_2d_ms.v4f32(ptr addrspace(1) nocapture readonly, <2 x float>, i32, i32)", "", false},
-		{"declare { <4 x float>, i8 } @air.read_texture_2d_ms.v4f32(ptr addrspace(1) nocapture readonly, <2 x i32>, i32, i32)", "", false},
+		{"declare { <4 x float>, i8 } @air.read_texture_2d_ms.v4f32(ptr addrspace(1) nocapture readonly, <2 x i32>, i32, i32)", "i8 1, 1", true},
+		{"declare { <4 x float>, i32 } @air.read_texture_2d_ms.v4f32(ptr addrspace(1) nocapture readonly, <2 x i32>, i32, i32)", "", false},
 		{"declare i32 @air.get_num_mip_levels_texture_2d_ms(ptr addrspace(1) nocapture readonly)", "", false},
 	} {
 		ds, err := declarations(parseText(c.decl))

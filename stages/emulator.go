@@ -181,18 +181,26 @@ func ReferenceCacheRefused() int64 { return refcache.Refused() }
 // and otherwise the reference with the device's results substituted on
 // the same inputs is returned, with the mode it was built in, to be
 // compared like any other. When the kernel cannot be traced or the
-// substituted reference not built, setAside stands (ok false), its data
+// substituted reference not built, approximate stands (ok false), its data
 // saying why.
-func (e *emulator) substitute(ctx context.Context, m *Module, setAside pipeline.Result) (*cpuref.Result, harness.Mode, *approxtrace.Outcome, pipeline.Result, bool) {
+func (e *emulator) substitute(ctx context.Context, m *Module, approximate pipeline.Result) (*cpuref.Result, harness.Mode, *approxtrace.Outcome, pipeline.Result, bool) {
 	note := func(why string) (*cpuref.Result, harness.Mode, *approxtrace.Outcome, pipeline.Result, bool) {
-		setAside.Data = map[string]string{"approximate_substitution": why}
-		return nil, harness.Mode{}, nil, setAside, false
+		approximate.Data = map[string]string{"approximate_substitution": why}
+		return nil, harness.Mode{}, nil, approximate, false
 	}
 	mod, ep, _, ok := entryOf(m)
 	if !ok {
 		return note("no entry point to trace")
 	}
 	prov, err := e.h.ReferenceIn(ctx, harnessModule(m), harness.Mode{Provisional: true})
+	var nj *cpuref.NotJudgeableError
+	if errors.As(err, &nj) {
+		// What stops the reference once the approximate calls are
+		// provided for: the reason the module stays unjudged.
+		r := setAside(nj)
+		r.Data = map[string]string{"approximate_substitution": "the reference would take the device's approximate results, but cannot run for another reason"}
+		return nil, harness.Mode{}, nil, r, false
+	}
 	if err != nil {
 		return note("the provisional reference: " + err.Error())
 	}

@@ -21,19 +21,26 @@ import (
 //
 //	field                       bits (0 = least significant)   evidence
 //	mag_filter, min_filter      9 and 11, set together          (nearest, nearest) → 0; (linear, linear) → both set
-//	mip_filter                  14 (with 13, a 2-bit field?)    none → 0; linear → bit 14
+//	mip_filter                  13–14                           none → 0; linear → bit 14
 //	address s/t/r               0x049 in bits 0–8               clamp_to_edge on all three (the default) only
 //	coord, compare_func,        the other bits, 0x807bff0000080049
 //	border_color,               (bits 40–55 hold 0x7bff, half's  defaults only: normalized, none,
 //	max_anisotropy, lod_clamp   largest finite value)           transparent_black, 1, [0, FLT_MAX]
 //
-// Both evidenced declarations set mag_filter and min_filter alike, so which
-// of bits 9 and 11 is which is unknown: a word with only one of them set is a
-// named gap, as is a mip filter without the other two linear, and any bit
-// outside bits 9–14 that differs from the evidenced words (another address
-// mode, pixel coordinates, a compare function, a border colour, anisotropy
-// or a LOD clamp). DecodeSampler refuses such a word naming the field; the
-// module then stays unjudged with that name.
+// The two evidenced words differ in exactly bits 9, 11 and 14, as their
+// declarations differ in exactly mag/min and mip; the fields are decoded
+// independently, each to a value evidenced for it: so (linear, linear,
+// none) — bits 9 and 11 without 14, the corpus's most frequent word
+// 0x807bff0000080a49 — decodes, while a word with only one of bits 9 and 11
+// set is a named gap (which of mag_filter and min_filter it is is
+// unknown), as is a mip field other than 0 or bit 14 (nearest is not
+// evidenced), bits 10 or 12, and any bit outside bits 9–14 that differs from
+// the evidenced words (another address mode, pixel coordinates, a compare
+// function, a border colour, anisotropy or a LOD clamp). DecodeSampler
+// refuses such a word naming the field; the module then stays unjudged with
+// that name. (The reference's textures are uniform, every texel one value,
+// so the filters decide nothing the comparison sees; they are decoded so
+// that the device's sampler is the one the shader declares.)
 
 // SamplerState is a constexpr sampler as MSL declares it, decoded from its
 // state word. Names are MSL's enumerators.
@@ -74,19 +81,23 @@ var SamplerEvidence = []struct {
 	{"constexpr sampler textureSampler(mag_filter::linear, min_filter::linear, mip_filter::linear)", 0x807bff0000084a49},
 }
 
-// samplerFilterBits are the bits the evidence shows the filters in;
-// samplerDefaultBits the rest of every evidenced word.
+// samplerFilterBits are the bits the evidence shows the filters in
+// (samplerMagMinBits, samplerMipBits, and bits 10 and 12, which no evidence
+// sets); samplerDefaultBits the rest of every evidenced word.
 const (
 	samplerFilterBits  = 0x7e00
+	samplerMagMinBits  = 0x0a00
+	samplerMipBits     = 0x6000
 	samplerDefaultBits = 0x807bff0000080049
 	samplerAddressBits = 0x1ff
 )
 
-// samplerFilters maps the evidenced values of the filter bits to (mag, min, mip).
-var samplerFilters = map[uint64][3]string{
-	0x0000: {"nearest", "nearest", "none"},
-	0x4a00: {"linear", "linear", "linear"},
-}
+// samplerMagMin maps the evidenced values of the mag/min bits to (mag,
+// min); samplerMip those of the mip bits to the mip filter.
+var (
+	samplerMagMin = map[uint64][2]string{0x0000: {"nearest", "nearest"}, 0x0a00: {"linear", "linear"}}
+	samplerMip    = map[uint64]string{0x0000: "none", 0x4000: "linear"}
+)
 
 // DecodeSampler decodes a constexpr sampler's state word, or returns a
 // *NotJudgeableError (KindTexture) whose Detail names the field no evidence
@@ -95,12 +106,13 @@ var samplerFilters = map[uint64][3]string{
 func DecodeSampler(word uint64) (SamplerState, error) {
 	s := DefaultSampler()
 	s.Word = word
-	f, ok := samplerFilters[word&samplerFilterBits]
-	if !ok {
+	f, okMagMin := samplerMagMin[word&samplerMagMinBits]
+	mip, okMip := samplerMip[word&samplerMipBits]
+	if !okMagMin || !okMip || word&samplerFilterBits&^(samplerMagMinBits|samplerMipBits) != 0 {
 		return s, notJudgeable(KindTexture, "constexpr sampler filters",
-			"constexpr sampler state %#016x: filter bits %#x match no declaration seen in embedded source (only nearest/nearest/none and linear/linear/linear are evidenced)", word, word&samplerFilterBits)
+			"constexpr sampler state %#016x: filter bits %#x decode to no evidenced value (mag/min bits 9 and 11: both clear, nearest, or both set, linear; mip bits 13–14: clear, none, or bit 14, linear; bits 10 and 12 clear)", word, word&samplerFilterBits)
 	}
-	s.Mag, s.Min, s.Mip = f[0], f[1], f[2]
+	s.Mag, s.Min, s.Mip = f[0], f[1], mip
 	if diff := (word &^ samplerFilterBits) ^ samplerDefaultBits; diff != 0 {
 		if diff&samplerAddressBits != 0 {
 			return s, notJudgeable(KindTexture, "constexpr sampler address mode",

@@ -119,6 +119,24 @@ func TestSamplerEvidence(t *testing.T) {
 	}
 }
 
+// TestSamplerFieldwise: each filter field decodes to a value evidenced for it,
+// whatever the other field holds: linear/linear with no mip (the corpus's
+// most frequent word), and a linear mip under nearest mag/min.
+func TestSamplerFieldwise(t *testing.T) {
+	for _, c := range []struct {
+		word          uint64
+		mag, min, mip string
+	}{
+		{0x807bff0000080a49, "linear", "linear", "none"},
+		{0x807bff0000084049, "nearest", "nearest", "linear"},
+	} {
+		s, err := DecodeSampler(c.word)
+		if err != nil || s.Mag != c.mag || s.Min != c.min || s.Mip != c.mip {
+			t.Errorf("%#016x: %+v %v, want %s/%s/%s", c.word, s, err, c.mag, c.min, c.mip)
+		}
+	}
+}
+
 // TestSamplerGaps: words outside the evidence are refused, naming the field.
 func TestSamplerGaps(t *testing.T) {
 	for _, c := range []struct {
@@ -126,8 +144,8 @@ func TestSamplerGaps(t *testing.T) {
 		detail string
 	}{
 		{0x807bff0000080249, "constexpr sampler filters"},               // one of mag/min linear: which is unknown
-		{0x807bff0000080a49, "constexpr sampler filters"},               // both linear, no mip
-		{0x807bff0000084049, "constexpr sampler filters"},               // mip linear alone
+		{0x807bff0000082049, "constexpr sampler filters"},               // mip bit 13: nearest is not evidenced
+		{0x807bff0000080e49, "constexpr sampler filters"},               // bit 10, which no evidence sets
 		{0x807bff0000080092, "constexpr sampler address mode"},          // other address bits
 		{0x807bff0000088049, "constexpr sampler bits 0x8000"},           // bit 15 (seed 003 quotes such words)
 		{0x8000000000080049, "constexpr sampler bits 0x7bff0000000000"}, // another LOD clamp?
@@ -144,9 +162,9 @@ func TestSamplerGaps(t *testing.T) {
 // groups swapped (linear for nearest) disagrees with the declarations, and
 // the evidence check says so.
 func TestSamplerPlantedSwap(t *testing.T) {
-	saved := samplerFilters
-	t.Cleanup(func() { samplerFilters = saved })
-	samplerFilters = map[uint64][3]string{0x0000: saved[0x4a00], 0x4a00: saved[0x0000]}
+	saved := samplerMagMin
+	t.Cleanup(func() { samplerMagMin = saved })
+	samplerMagMin = map[uint64][2]string{0x0000: saved[0x0a00], 0x0a00: saved[0x0000]}
 	caught := 0
 	for _, e := range SamplerEvidence {
 		want, _ := parseSamplerDecl(e.Declaration)

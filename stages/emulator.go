@@ -223,7 +223,7 @@ func (e *emulator) substitute(ctx context.Context, m *Module, approximate pipeli
 	if r, beyond := o.Beyond(CodeEmulatorMismatch); beyond {
 		return nil, harness.Mode{}, nil, r, false
 	}
-	mode := harness.Mode{Substitution: o.Substitution(), InputFamily: prov.InputFamily}
+	mode := harness.Mode{Substitution: o.Substitution(), InputFamily: prov.InputFamily, From: prov}
 	ref, err := e.h.ReferenceIn(ctx, harnessModule(m), mode)
 	if err != nil {
 		return note("the substituted reference: " + err.Error())

@@ -25,6 +25,16 @@ func TestEmulatorApproximateSubstituted(t *testing.T) {
 		t.Fatalf("%s %s %q %s %v", r.Status, r.Code, r.Detail, r.Message, r.Data)
 	}
 	t.Log(r.Data)
+	// Through a reference cache: the provisional reference is stored with
+	// its program, and a second run (the cached substituted reference, or
+	// the program run again) reaches the same verdict and output.
+	cache := t.TempDir()
+	for i := range 2 {
+		rc := Emulator(EmulatorOptions{ReferenceCache: cache}).Run(context.Background(), emuModule(t, fixture))
+		if rc.Status != pipeline.Passed || rc.Data["output_sha256"] != r.Data["output_sha256"] || rc.Data["pass_class"] != approxtrace.PassClass {
+			t.Fatalf("run %d with a reference cache: %s %s %q %s %v", i, rc.Status, rc.Code, rc.Detail, rc.Message, rc.Data)
+		}
+	}
 	cases := []struct {
 		fault  plantedFault
 		status pipeline.Status

@@ -1,6 +1,7 @@
 package cpuref
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -171,4 +172,37 @@ func readApproxStats(dir string) (*Substituted, error) {
 		return nil, fmt.Errorf("cpuref: approximate-call counts %q", strings.TrimSpace(string(b)))
 	}
 	return &s, nil
+}
+
+// Substitute runs a provisional result's Program again on the same inputs
+// and grid, its approximate calls answered from sub: the substituted
+// reference of the same build, with no LLVM tool run. opts gives the
+// timeout and memory limit.
+func Substitute(ctx context.Context, prov *Result, sub *Substitution, opts Options) (*Result, error) {
+	if prov == nil || !prov.Provisional || len(prov.Program) == 0 || sub == nil {
+		return nil, fmt.Errorf("cpuref: no provisional program and records to substitute")
+	}
+	opts = opts.withDefaults()
+	opts.Grid, opts.SIMDWidth, opts.threadgroups = prov.Grid, prov.SIMDWidth, prov.Schedule
+	opts.approx, opts.ApproximateProvisional, opts.Substitution = true, false, sub
+	dir, err := os.MkdirTemp("", "airpipe-cpuref-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	exe := filepath.Join(dir, "kernel")
+	if err := os.WriteFile(exe, prov.Program, 0o700); err != nil {
+		return nil, err
+	}
+	outs, err := execute(ctx, dir, exe, prov.Kernel, prov.Inputs, opts)
+	if err != nil {
+		return nil, err
+	}
+	stats, err := readApproxStats(dir)
+	if err != nil {
+		return nil, err
+	}
+	res := *prov
+	res.Program, res.Provisional, res.Outputs, res.Substituted = nil, false, outs, stats
+	return &res, nil
 }

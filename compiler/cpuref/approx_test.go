@@ -1,6 +1,7 @@
 package cpuref
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -69,6 +70,18 @@ func TestApproximateSubstitution(t *testing.T) {
 	}
 	if res.Provisional || res.Substituted == nil || res.Substituted.Calls != int64(n) || res.Substituted.Matched != int64(n-2) {
 		t.Fatalf("substituted run: Provisional %v Substituted %+v, want %d calls, %d matched", res.Provisional, res.Substituted, n, n-2)
+	}
+	// The provisional build run again on the records (no LLVM tool) is the
+	// same reference.
+	again, err := Substitute(ctx, prov, sub, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *again.Substituted != *res.Substituted || !bytes.Equal(again.Outputs[0].Bytes, res.Outputs[0].Bytes) || again.Provisional || len(again.Program) != 0 {
+		t.Fatalf("Substitute: %+v, outputs equal %v", again.Substituted, bytes.Equal(again.Outputs[0].Bytes, res.Outputs[0].Bytes))
+	}
+	if _, err := Substitute(ctx, res, sub, Options{}); err == nil {
+		t.Fatal("Substitute ran a reference that is not provisional")
 	}
 	out = res.Outputs[0].Bytes
 	for i := range n {

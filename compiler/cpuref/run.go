@@ -175,6 +175,13 @@ type Result struct {
 	Provisional bool `json:",omitempty"`
 	// Substituted counts the calls a device's records answered.
 	Substituted *Substituted `json:",omitempty"`
+	// Program is a provisional run's harness executable (x86-64 Linux)
+	// and Schedule how it ran the threads, so that the same build runs
+	// again on a device's records (Substitute) — here, or on a GPU host
+	// without LLVM that has the result from the reference cache. Empty
+	// for any other run.
+	Program  []byte         `json:",omitempty"`
+	Schedule threadgroupUse `json:",omitempty"`
 }
 
 // Pattern is the initial content of the buffer with Metal index index:
@@ -377,6 +384,12 @@ func runText(ctx context.Context, ll, entry string, opts Options, usesSIMD *bool
 	exe, err := build(ctx, dir, host, opts.Timeout, opts.FuseMulAdd)
 	if err != nil {
 		return nil, err
+	}
+	if res.Provisional {
+		if res.Program, err = os.ReadFile(exe); err != nil {
+			return nil, err
+		}
+		res.Schedule = uses
 	}
 	res.Outputs, err = executeFamilies(ctx, dir, exe, k, res, opts)
 	if err == nil && opts.approx && opts.Substitution != nil {

@@ -47,6 +47,10 @@ type Mode struct {
 	Provisional  bool
 	Substitution *cpuref.Substitution
 	InputFamily  string
+	// From is the provisional reference a substituted one runs the
+	// program of (cpuref.Substitute); when nil, or built with the other
+	// Fuse, the provisional reference is taken from the cache or computed.
+	From *cpuref.Result
 }
 
 // ReferenceIn is Reference, built in mode.
@@ -73,7 +77,19 @@ func (h *Harness) ReferenceIn(ctx context.Context, m Module, mode Mode) (*cpuref
 	}
 	var res *cpuref.Result
 	var err error
-	if m.Wrapped != nil {
+	switch {
+	case mode.Substitution != nil:
+		// The provisional run's build, run again on the device's records:
+		// no LLVM tool runs, so a GPU host judges with a provisional
+		// reference from the cache.
+		prov := mode.From
+		if prov == nil || prov.Fused != mode.Fuse {
+			prov, err = h.ReferenceIn(ctx, m, Mode{Fuse: mode.Fuse, Provisional: true})
+		}
+		if err == nil {
+			res, err = cpuref.Substitute(ctx, prov, mode.Substitution, opts)
+		}
+	case m.Wrapped != nil:
 		// A library function runs through the same wrapper the SPIR-V was
 		// translated from.
 		var ll bytes.Buffer
@@ -81,7 +97,7 @@ func (h *Harness) ReferenceIn(ctx context.Context, m Module, mode Mode) (*cpuref
 			return nil, err
 		}
 		res, err = cpuref.RunText(ctx, ll.String(), m.Entry, opts)
-	} else {
+	default:
 		res, err = cpuref.Run(ctx, m.Bitcode, m.Entry, opts)
 	}
 	if cache != "" {

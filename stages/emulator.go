@@ -204,6 +204,10 @@ func (e *emulator) substitute(ctx context.Context, m *Module, approximate pipeli
 	if err != nil {
 		return note("the provisional reference: " + err.Error())
 	}
+	if prov.ContractAllowed && e.opts.PrecomputeFused {
+		// Fill the reference cache for a GPU host that cannot build it.
+		_, _ = e.h.ReferenceIn(ctx, harnessModule(m), harness.Mode{Provisional: true, Fuse: true})
+	}
 	p, why := approxtrace.PrepareFor(mod, ep, prov)
 	if p == nil {
 		return note(why)

@@ -86,3 +86,49 @@ func TestEmulatorCatchesOtherSpecialization(t *testing.T) {
 		t.Fatalf("the search's words: %s %s %q", r.Status, r.Code, r.Detail)
 	}
 }
+
+// TestEmulatorIntegerConstantSearch judges fc_int_switch.ll (a switch on an
+// int function constant with no default, as ANGLE's blit shaders switch on
+// kSourceTextureType): under the contract's value the output is undef, so
+// the reference searches the values the module compares the constant with
+// and keeps mode = 0 (-1 leaves it undef too); the device is specialised
+// with the same words and passes. Specialised with another defined value
+// (3) or the contract's, the device's output is a mismatch, never a pass.
+func TestEmulatorIntegerConstantSearch(t *testing.T) {
+	emuNeed(t)
+	m := emuModule(t, "testdata/emulator/fc_int_switch.ll")
+	r := Emulator(EmulatorOptions{}).Run(context.Background(), m)
+	if r.Status != pipeline.Passed {
+		t.Fatalf("fc_int_switch.ll: %s %s %q %s", r.Status, r.Code, r.Detail, r.Message)
+	}
+	for key, want := range map[string]string{
+		"function_constants":           "0 uint count=0x4, 2 int mode=0x0",
+		"function_constant_assignment": "mode=0, the rest as the contract (under the contract's mode=4 an output depends on undef",
+	} {
+		if got := r.Data[key]; !strings.HasPrefix(got, want) {
+			t.Fatalf("data %s = %q, want %q…", key, got, want)
+		}
+	}
+	ref, dev := referenceAndLavapipe(t, m, "pick_mode")
+	for _, word := range []uint32{3, 4} {
+		k := *ref.Kernel
+		k.FunctionConstants = append([]cpuref.FunctionConstant(nil), k.FunctionConstants...)
+		for i := range k.FunctionConstants {
+			if k.FunctionConstants[i].Name == "mode" {
+				k.FunctionConstants[i].Word = word
+			}
+		}
+		wrong := *ref
+		wrong.Kernel = &k
+		got, res := dispatchOn(dev, m.Translation.SPIRV, "pick_mode", &wrong, nil)
+		if got == nil {
+			if res.Status == pipeline.Passed {
+				t.Fatal("no output and a pass")
+			}
+			continue
+		}
+		if c := compare(ref, got); c.Status == pipeline.Passed || c.Code != CodeEmulatorMismatch {
+			t.Fatalf("device specialised with mode=%d: %s %s %q", word, c.Status, c.Code, c.Detail)
+		}
+	}
+}

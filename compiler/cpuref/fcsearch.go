@@ -61,6 +61,7 @@ func sharedSlot(err error) bool {
 // contract's).
 func resolveConditionalSearch(t *textModule, entry string, node []string) ([]ConditionalArgument, string, error) {
 	saved := saveEntryNodes(t, node)
+	base := t.fcWords // the integer search's candidate (fcintsearch.go), if any
 	conds, err := resolveConditional(t, entry, node)
 	if !sharedSlot(err) {
 		return conds, "", err
@@ -68,7 +69,7 @@ func resolveConditionalSearch(t *textModule, entry string, node []string) ([]Con
 	restoreEntryNodes(t, saved)
 	fail := func(why string) ([]ConditionalArgument, string, error) {
 		restoreEntryNodes(t, saved)
-		t.fcWords = nil
+		t.fcWords = base
 		var nj *NotJudgeableError
 		errors.As(err, &nj)
 		return nil, "", &NotJudgeableError{Kind: nj.Kind, Detail: nj.Detail, Reason: nj.Reason + " under the contract's values (" + why + ")", SIMD: nj.SIMD}
@@ -94,6 +95,9 @@ func resolveConditionalSearch(t *textModule, entry string, node []string) ([]Con
 	for _, off := range falseSubsets(len(bools)) {
 		tried++
 		words := map[int]uint32{}
+		for i, w := range base {
+			words[i] = w
+		}
 		for _, i := range off {
 			words[bools[i].Index] = 0
 		}

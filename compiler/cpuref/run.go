@@ -109,6 +109,9 @@ type Options struct {
 	threadgroups threadgroupUse
 	// approx says the host module calls airpipe_approx (set by RunText).
 	approx bool
+	// fcWords replaces the contract's words of the function constants it
+	// lists, by index (the integer search's candidate, fcintsearch.go).
+	fcWords map[int]uint32
 }
 
 // DefaultBufferSize is the size given to a buffer whose size AIR does not state:
@@ -247,6 +250,9 @@ func Run(ctx context.Context, bitcode []byte, entry string, opts Options) (*Resu
 func RunText(ctx context.Context, ll, entry string, opts Options) (*Result, error) {
 	simd := false
 	res, err := runText(ctx, ll, entry, opts, &simd)
+	if undefinedOutputs(err) {
+		res, err = searchIntConstants(ctx, ll, entry, opts, err, &simd) // fcintsearch.go
+	}
 	var nj *NotJudgeableError
 	if simd && errors.As(err, &nj) {
 		nj.SIMD = true
@@ -259,6 +265,7 @@ func RunText(ctx context.Context, ll, entry string, opts Options) (*Result, erro
 func runText(ctx context.Context, ll, entry string, opts Options, usesSIMD *bool) (*Result, error) {
 	opts = opts.withDefaults()
 	t := parseText(ll)
+	t.fcWords = opts.fcWords
 	k, err := inspect(t, entry)
 	if err != nil {
 		var nj *NotJudgeableError

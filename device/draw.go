@@ -46,6 +46,14 @@ type DrawArgs struct {
 	// (row-major float32 words, little-endian) into Depth. A fragment without a FragDepth
 	// output leaves the rasterised depth, 0.5 (the full-screen triangle's z).
 	Depth []byte
+	// Stencil, when not nil, must be Width·Height bytes: the draw then has a stencil
+	// aspect (one D32_SFLOAT_S8_UINT attachment with the depth, if any; depth.go),
+	// cleared to StencilClear, tested with compare op ALWAYS and replaced by every fragment
+	// with its stencil reference — the FragStencilRefEXT a shader exports
+	// (VK_EXT_shader_stencil_export), else the pipeline's reference, 0 — all 8 bits
+	// written; Draw copies it (row-major, a byte per pixel) into Stencil.
+	Stencil      []byte
+	StencilClear uint8
 	// Timing, when not nil, receives the GPU time of the command buffer that holds the draw
 	// and the copies of its targets (Draw splits after them).
 	Timing *Timing
@@ -63,6 +71,10 @@ type drawImage struct {
 	image, memory, view uint64
 	readback            *Buffer
 	size                int
+	// format is the image's format; aspect, for a depth attachment (depth.go), its aspects:
+	// depth, or depth and stencil (D32_SFLOAT_S8_UINT, whose stencil bytes the readback
+	// holds after the depth words).
+	format, aspect uint32
 }
 
 // Draw draws the fragment entry point entry of frag once over every pixel of Width×Height
@@ -93,9 +105,12 @@ func (d *Device) Draw(ctx context.Context, frag []byte, entry string, x DrawArgs
 		return nil, argErr("Draw", -1, "%d colour targets: at most 8", len(x.Targets))
 	case x.Depth != nil && len(x.Depth) != int(x.Width)*int(x.Height)*4:
 		return nil, argErr("Draw", -1, "depth buffer of %d bytes: want %d×%d×4 = %d", len(x.Depth), x.Width, x.Height, int(x.Width)*int(x.Height)*4)
+	case x.Stencil != nil && len(x.Stencil) != int(x.Width)*int(x.Height):
+		return nil, argErr("Draw", -1, "stencil buffer of %d bytes: want %d×%d = %d", len(x.Stencil), x.Width, x.Height, int(x.Width)*int(x.Height))
 	}
-	if x.Depth != nil {
-		if err := ld.checkDepthFormat(); err != nil {
+	withDepth := x.Depth != nil || x.Stencil != nil
+	if withDepth {
+		if err := ld.checkDepthFormat(depthFormatFor(x.Stencil != nil)); err != nil {
 			return nil, err
 		}
 	}
@@ -155,9 +170,9 @@ func (d *Device) Draw(ctx context.Context, frag []byte, entry string, x DrawArgs
 			return nil, err
 		}
 	}
-	if x.Depth != nil {
+	if withDepth {
 		var err error
-		if depth, err = d.newDepthImage(x.Width, x.Height); err != nil {
+		if depth, err = d.newDepthImage(x.Width, x.Height, x.Stencil != nil); err != nil {
 			release()
 			d.leave()
 			return nil, err
@@ -165,7 +180,7 @@ func (d *Device) Draw(ctx context.Context, frag []byte, entry string, x DrawArgs
 	}
 	var pass uint64
 	if len(inputs) > 0 {
-		if rp, err = ld.newRenderPass(x.Targets, imgs, depth, x.Width, x.Height); err != nil {
+		if rp, err = ld.newRenderPass(x.Targets, imgs, depth, x.StencilClear, x.Width, x.Height); err != nil {
 			release()
 			d.leave()
 			return nil, err
@@ -173,7 +188,7 @@ func (d *Device) Draw(ctx context.Context, frag []byte, entry string, x DrawArgs
 		pass = rp.pass
 	}
 	gp, err := ld.newGraphicsPipeline(graphicsDesc{vert: vert, vertEntry: "main", frag: fm.words, fragEntry: fe.Name,
-		bindings: fm.bindings, formats: formats, masks: masks, spec: mergeSpec(nil, x.Specialization), depth: x.Depth != nil, renderPass: pass}, false)
+		bindings: fm.bindings, formats: formats, masks: masks, spec: mergeSpec(nil, x.Specialization), depth: x.Depth != nil, stencil: x.Stencil != nil, renderPass: pass}, false)
 	if err != nil {
 		release()
 		d.leave()
@@ -192,8 +207,11 @@ func (d *Device) Draw(ctx context.Context, frag []byte, entry string, x DrawArgs
 			out[i] = append([]byte(nil), im.readback.Bytes()[:im.size]...)
 		}
 	}
-	if depth != nil {
-		copy(x.Depth, depth.readback.Bytes()[:depth.size])
+	if x.Depth != nil {
+		copy(x.Depth, depth.readback.Bytes())
+	}
+	if x.Stencil != nil {
+		copy(x.Stencil, depth.readback.Bytes()[stencilOffset(x.Width, x.Height):])
 	}
 	release()
 	return out, nil
@@ -206,7 +224,7 @@ func (d *Device) newAttachment(format uint32, texel int, usage uint32, rng vk.Im
 	ld := d.dev
 	a := vk.GetArena()
 	defer vk.PutArena(a)
-	im := &drawImage{size: int(w) * int(h) * texel}
+	im := &drawImage{size: int(w) * int(h) * texel, format: format, aspect: rng.AspectMask}
 	ci := vk.New[vk.ImageCreateInfo](a)
 	ci.ImageType = vk.ImageType2D
 	ci.Format = format
@@ -393,7 +411,11 @@ func recordRendering(ld *logical, a *vk.Arena, cmd uintptr, p *computePipeline, 
 	ri.ColorAttachmentCount = uint32(len(x.Targets))
 	ri.PColorAttachments = vk.SliceAddr(atts)
 	if depth != nil {
-		ri.PDepthAttachment = vk.Addr(depthAttachment(a, depth))
+		at := vk.Addr(depthAttachment(a, depth, x.StencilClear))
+		ri.PDepthAttachment = at
+		if depth.aspect&vk.ImageAspectStencil != 0 {
+			ri.PStencilAttachment = at // the same view, both aspects
+		}
 	}
 	vk.Call(begin, cmd, vk.Addr(ri))
 	bindGraphics(ld, a, cmd, p, sets, ri.RenderArea)

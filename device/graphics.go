@@ -168,6 +168,7 @@ type graphicsDesc struct {
 	masks                []uint32          // per attachment colour write mask; nil: all components
 	spec                 map[uint32]uint32 // specialization (SpecId -> word) of both stages
 	depth                bool              // a D32_SFLOAT depth attachment, test ALWAYS, writes on
+	stencil              bool              // a stencil aspect too (D32_SFLOAT_S8_UINT), test ALWAYS, REPLACE (depth.go)
 	renderPass           uint64            // when not 0: built for subpass 0 of this render pass, not dynamic rendering
 }
 
@@ -254,8 +255,11 @@ func (d *logical) newGraphicsPipeline(g graphicsDesc, capture bool) (_ *computeP
 	ri.SType = vk.StructureTypePipelineRenderingCreateInfo
 	ri.ColorAttachmentCount = uint32(len(g.formats))
 	ri.PColorAttachmentFormats = vk.SliceAddr(formats)
-	if g.depth {
-		ri.DepthAttachmentFormat = vk.FormatD32Sfloat
+	if g.depth || g.stencil {
+		ri.DepthAttachmentFormat = depthFormatFor(g.stencil)
+	}
+	if g.stencil {
+		ri.StencilAttachmentFormat = depthFormatFor(true)
 	}
 
 	ci := vk.New[vk.GraphicsPipelineCreateInfo](a)
@@ -276,8 +280,8 @@ func (d *logical) newGraphicsPipeline(g graphicsDesc, capture bool) (_ *computeP
 	ci.PMultisampleState = vk.Addr(ms)
 	ci.PColorBlendState = vk.Addr(cb)
 	ci.PDynamicState = vk.Addr(ds)
-	if g.depth {
-		ci.PDepthStencilState = vk.Addr(depthState(a))
+	if g.depth || g.stencil {
+		ci.PDepthStencilState = vk.Addr(depthState(a, g.depth, g.stencil))
 	}
 	ci.Layout = p.layout
 	ci.BasePipelineIndex = -1

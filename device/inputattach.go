@@ -141,11 +141,11 @@ type renderPass struct {
 }
 
 // newRenderPass makes the render pass of a draw into targets (their images imgs; depth, if
-// not nil, is the D32_SFLOAT depth attachment) whose subpass reads the targets marked Input
+// not nil, is the depth attachment, its stencil cleared to stencilClear) whose subpass reads the targets marked Input
 // as input attachments, and its framebuffer of w×h. On failure it returns what it made so
 // far (for destroy).
-func (ld *logical) newRenderPass(targets []DrawTarget, imgs []*drawImage, depth *drawImage, w, h uint32) (*renderPass, error) {
-	rp, views, err := ld.newPass(targets, imgs, depth)
+func (ld *logical) newRenderPass(targets []DrawTarget, imgs []*drawImage, depth *drawImage, stencilClear uint8, w, h uint32) (*renderPass, error) {
+	rp, views, err := ld.newPass(targets, imgs, depth, stencilClear)
 	if err != nil {
 		return rp, err
 	}
@@ -170,7 +170,7 @@ func (ld *logical) newRenderPass(targets []DrawTarget, imgs []*drawImage, depth 
 // newPass makes the render pass newRenderPass describes and returns the views its
 // framebuffer takes, in attachment order. imgs and depth nil make the pass alone (a pipeline
 // is built for it, nothing drawn): every target of a format then has an attachment.
-func (ld *logical) newPass(targets []DrawTarget, imgs []*drawImage, depth *drawImage) (*renderPass, []uint64, error) {
+func (ld *logical) newPass(targets []DrawTarget, imgs []*drawImage, depth *drawImage, stencilClear uint8) (*renderPass, []uint64, error) {
 	rp := &renderPass{}
 	if ld.rp.CreateRenderPass == 0 || ld.rp.DestroyRenderPass == 0 || ld.rp.CreateFramebuffer == 0 || ld.rp.CmdBeginRenderPass == 0 {
 		return rp, nil, fmt.Errorf("%w: %s: no render pass functions", ErrUnavailable, ld.phys.facts.Name)
@@ -211,11 +211,15 @@ func (ld *logical) newPass(targets []DrawTarget, imgs []*drawImage, depth *drawI
 		ref := vk.New[vk.AttachmentReference](a)
 		*ref = vk.AttachmentReference{Attachment: uint32(len(descs)), Layout: vk.ImageLayoutDepthStencilAttach}
 		sub.PDepthStencilAttachment = vk.Addr(ref)
-		descs = append(descs, vk.AttachmentDescription{Format: depthFormat, Samples: vk.SampleCount1, LoadOp: vk.AttachmentLoadOpClear,
+		desc := vk.AttachmentDescription{Format: depth.format, Samples: vk.SampleCount1, LoadOp: vk.AttachmentLoadOpClear,
 			StoreOp: vk.AttachmentStoreOpStore, StencilLoadOp: vk.AttachmentLoadOpDontCare, StencilStoreOp: vk.AttachmentStoreOpDontCare,
-			InitialLayout: vk.ImageLayoutDepthStencilAttach, FinalLayout: vk.ImageLayoutDepthStencilAttach})
+			InitialLayout: vk.ImageLayoutDepthStencilAttach, FinalLayout: vk.ImageLayoutDepthStencilAttach}
+		if depth.aspect&vk.ImageAspectStencil != 0 {
+			desc.StencilLoadOp, desc.StencilStoreOp = vk.AttachmentLoadOpClear, vk.AttachmentStoreOpStore
+		}
+		descs = append(descs, desc)
 		views = append(views, depth.view)
-		rp.clears = append(rp.clears, [4]uint32{math.Float32bits(depthClear)})
+		rp.clears = append(rp.clears, [4]uint32{math.Float32bits(depthClear), uint32(stencilClear)})
 	}
 	da := vk.NewArray[vk.AttachmentDescription](a, max(len(descs), 1))
 	copy(da, descs)
@@ -264,7 +268,7 @@ func (ld *logical) compilePass(m *spirvModule, formats []Format) (*renderPass, [
 		}
 		targets[ia.index].Input = true
 	}
-	rp, _, err := ld.newPass(targets, nil, nil)
+	rp, _, err := ld.newPass(targets, nil, nil, 0)
 	if err != nil {
 		rp.destroy(ld)
 		return nil, nil, err

@@ -56,6 +56,7 @@ var optionalExtensions = []string{
 	"VK_EXT_shader_image_atomic_int64",
 	"VK_KHR_fragment_shader_barycentric",
 	"VK_EXT_fragment_shader_interlock",
+	"VK_EXT_shader_stencil_export",
 }
 
 // openLogical creates a device on p with every feature p supports enabled except

@@ -112,6 +112,7 @@ var formatNames = map[uint32]string{
 	vk.FormatR32G32B32A32Sint:   "VK_FORMAT_R32G32B32A32_SINT",
 	vk.FormatR32G32B32A32Uint:   "VK_FORMAT_R32G32B32A32_UINT",
 	vk.FormatD32Sfloat:          "VK_FORMAT_D32_SFLOAT",
+	vk.FormatD32SfloatS8Uint:    "VK_FORMAT_D32_SFLOAT_S8_UINT",
 }
 
 // Texture is a sampled image of the device in device-local memory, 4 texels per dimension

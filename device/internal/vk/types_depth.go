@@ -28,6 +28,10 @@ const (
 	StructureTypePipelineDepthStencilStateCreateInfo = 25
 
 	CompareOpAlways                   = 7
+	StencilOpKeep                     = 0
+	StencilOpReplace                  = 2
+	FormatD32SfloatS8Uint             = 130
+	ImageAspectStencil                = 0x4
 	ImageUsageDepthStencilAttach      = 0x20
 	FormatFeatureDepthStencilAttach   = 0x200
 	ImageLayoutDepthStencilAttach     = 3

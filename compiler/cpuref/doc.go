@@ -67,8 +67,16 @@
 // KindArgument) is stored as one float32 word per pixel, at byte 4·(y·W+x) of
 // harness buffer DepthBuffer (56), which starts as ClearDepth (1.0) words:
 // the draw's D32_SFLOAT attachment, cleared to 1.0, with compare op ALWAYS.
+// An air.stencil output (a uint; any other type is KindArgument) is stored as
+// the whole 32-bit word per pixel in harness buffer StencilBuffer (57), which
+// starts as ClearStencil (0x5a) words: the draw's stencil aspect, cleared to
+// 0x5a and replaced by the fragment's reference. Every Metal stencil format
+// is 8 bits and the specification does not say whether a larger [[stencil]]
+// value is masked or clamped, so the stage compares only references up to
+// 255 and sets larger ones aside (device/harness's Prepare).
 // air.discard_fragment (discard.go) ends the pixel's invocation past the
-// wrapper's stores, so a discarded pixel keeps Clear and ClearDepth — what the
+// wrapper's stores, so a discarded pixel keeps Clear, ClearDepth and
+// ClearStencil — what the
 // draw's attachments are cleared to — and compares as not written on both
 // sides. front_facing, sample masks and dual-source outputs are set aside;
 // derivatives run only as below.

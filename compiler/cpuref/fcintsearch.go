@@ -231,7 +231,7 @@ func searchIntConstants(ctx context.Context, ll, entry string, opts Options, err
 }
 
 // outputShape names what the entry point writes: its render targets, depth,
-// vertex outputs, writable buffers and textures.
+// stencil, vertex outputs, writable buffers and textures.
 func outputShape(k *Kernel) string {
 	var b strings.Builder
 	for _, rt := range k.Targets {
@@ -239,6 +239,9 @@ func outputShape(k *Kernel) string {
 	}
 	if k.WritesDepth {
 		b.WriteString("depth ")
+	}
+	if k.WritesStencil {
+		b.WriteString("stencil ")
 	}
 	for _, o := range k.Outputs {
 		fmt.Fprintf(&b, "out:%s:%s ", o.Role, o.Name)

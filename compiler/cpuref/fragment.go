@@ -29,6 +29,15 @@ const DepthBuffer = 56
 // value of the draw's depth attachment.
 const ClearDepth = 0x3f800000
 
+// StencilBuffer is the harness buffer index of a fragment function's air.stencil output:
+// W×H 32-bit words, row-major, the stencil reference value of pixel (x, y) — the whole uint
+// the function returned — at byte 4·(y·W+x).
+const StencilBuffer = 57
+
+// ClearStencil is the word every pixel of StencilBuffer holds before the draw: the clear
+// value of the draw's stencil aspect (an 8-bit value).
+const ClearStencil = 0x5a
+
 // RenderTarget is one air.render_target output of a fragment function.
 type RenderTarget struct {
 	// Index is the Metal colour attachment index (air.render_target n).
@@ -172,6 +181,15 @@ func inspectFragment(t *textModule, entry string, node []string) (*Kernel, error
 			}
 			k.WritesDepth = true
 			k.DepthField = field
+		case "air.stencil":
+			if k.WritesStencil {
+				return fmt.Errorf("cpuref: @%s writes air.stencil twice", entry)
+			}
+			if ty != "i32" {
+				return notJudgeable(KindArgument, "air.stencil "+ty, "a stencil output of type %s; Metal's [[stencil]] is a uint", ty)
+			}
+			k.WritesStencil = true
+			k.StencilField = field
 		default:
 			return notJudgeable(KindArgument, "output "+role, "an output of role %s (it can remove the pixel or change what is stored), which the draw does not reproduce", role)
 		}
@@ -279,8 +297,9 @@ func (in Input) constant(c int) string {
 // grid position (ids 0, 1), the width the grid's (id 15). It builds the arguments — buffers,
 // the position (x+0.5, y+0.5, 0.5, 1), each input's constant, 0 for the layer, viewport and
 // sample index (the draw has one of each) — calls the function and stores
-// each render target's components, widened to 32 bits, at pixel y·W+x of its buffer, and the
-// depth output, if any, as a float at word y·W+x of DepthBuffer.
+// each render target's components, widened to 32 bits, at pixel y·W+x of its buffer, the
+// depth output, if any, as a float at word y·W+x of DepthBuffer, and the stencil output, if
+// any, as a 32-bit word at word y·W+x of StencilBuffer.
 func fragmentWrapper(k *Kernel) string {
 	var b strings.Builder
 	b.WriteString("\ndefine void @airpipe_thread(ptr %bufs, ptr %ids) {\nentry:\n")
@@ -335,6 +354,11 @@ func fragmentWrapper(k *Kernel) string {
 		fmt.Fprintf(&b, "  %%dbp = getelementptr ptr, ptr %%bufs, i64 %d\n  %%db = load ptr, ptr %%dbp\n", DepthBuffer)
 		d := returnedField(&b, k, k.DepthField, "%depth")
 		fmt.Fprintf(&b, "  %%dsp = getelementptr float, ptr %%db, i64 %%pix\n  store float %s, ptr %%dsp, align 4\n", d)
+	}
+	if k.WritesStencil {
+		fmt.Fprintf(&b, "  %%sbp = getelementptr ptr, ptr %%bufs, i64 %d\n  %%sb = load ptr, ptr %%sbp\n", StencilBuffer)
+		v := returnedField(&b, k, k.StencilField, "%stencil")
+		fmt.Fprintf(&b, "  %%ssp = getelementptr i32, ptr %%sb, i64 %%pix\n  store i32 %s, ptr %%ssp, align 4\n", v)
 	}
 	b.WriteString("  ret void\n}\n")
 	return b.String()

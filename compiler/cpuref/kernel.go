@@ -41,6 +41,12 @@ type Kernel struct {
 	// DepthField is the depth output's field in the returned struct, -1 when the function
 	// returns it alone (meaningful only with WritesDepth).
 	DepthField int `json:",omitempty"`
+	// WritesStencil is set when a fragment function returns air.stencil (a uint): each
+	// pixel's stencil reference is stored as a 32-bit word in harness buffer StencilBuffer.
+	WritesStencil bool `json:",omitempty"`
+	// StencilField is the stencil output's field in the returned struct, -1 when the
+	// function returns it alone (meaningful only with WritesStencil).
+	StencilField int `json:",omitempty"`
 	// Textures are the air.texture arguments, by Metal texture index: every texel of one
 	// with sample or read access holds its Texel (TexelWords); one with write or read_write
 	// access (Texture.Writable) is harness buffer StorageTextureBase+Index, starting as Texel.

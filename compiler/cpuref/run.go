@@ -218,6 +218,15 @@ func ClearDepthBuffer(w, h int) []byte {
 	return b
 }
 
+// ClearStencilBuffer is a w×h StencilBuffer holding ClearStencil in every pixel.
+func ClearStencilBuffer(w, h int) []byte {
+	b := make([]byte, w*h*4)
+	for i := 0; i < len(b); i += 4 {
+		binary.LittleEndian.PutUint32(b[i:], ClearStencil)
+	}
+	return b
+}
+
 // Disassemble returns llvm-dis-19's text of bitcode.
 func Disassemble(ctx context.Context, bitcode []byte, timeout time.Duration) (string, error) {
 	out, err := proc.Run(ctx, proc.Spec{Path: "llvm-dis-19", Args: []string{"-o", "-", "-"}, Stdin: bitcode, Timeout: timeout, MaxOutput: 64 << 20})
@@ -370,6 +379,9 @@ func runText(ctx context.Context, ll, entry string, opts Options, usesSIMD *bool
 	}
 	if k.Stage == "fragment" && k.WritesDepth {
 		res.Inputs = append(res.Inputs, Data{Index: DepthBuffer, Bytes: ClearDepthBuffer(int(size[0]), int(size[1]))})
+	}
+	if k.Stage == "fragment" && k.WritesStencil {
+		res.Inputs = append(res.Inputs, Data{Index: StencilBuffer, Bytes: ClearStencilBuffer(int(size[0]), int(size[1]))})
 	}
 	res.Inputs = append(res.Inputs, storageInputs(k)...)
 	if k.Stage == "vertex" {

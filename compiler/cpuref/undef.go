@@ -128,6 +128,8 @@ func bufferName(k *Kernel, index int) string {
 		return "the vertex outputs"
 	case index == DepthBuffer:
 		return "the depth output"
+	case index == StencilBuffer:
+		return "the stencil output"
 	case index >= StorageTextureBase && index < StorageTextureBase+MaxStorageTextures:
 		return fmt.Sprintf("writable texture %d", index-StorageTextureBase)
 	case index >= RenderTargetBase && index < StorageTextureBase:

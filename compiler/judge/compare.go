@@ -29,6 +29,9 @@ func Compare(ref *cpuref.Result, got map[int][]byte) Verdict {
 		if want.Index == cpuref.DepthBuffer && have == nil {
 			return fail(codes.EmulatorMismatch, "depth", "the AIR function writes depth; the draw has no depth attachment")
 		}
+		if want.Index == cpuref.StencilBuffer && have == nil {
+			return fail(codes.EmulatorMismatch, "stencil", "the AIR function writes a stencil reference; the draw has no stencil attachment")
+		}
 		if want.Index >= cpuref.RenderTargetBase && want.Index < cpuref.StorageTextureBase && have == nil {
 			n := want.Index - cpuref.RenderTargetBase
 			return fail(codes.EmulatorMismatch, fmt.Sprintf("render target %d", n),
@@ -109,9 +112,13 @@ func WordName(ref *cpuref.Result, index, w int) string {
 		}
 		return fmt.Sprintf("vertex %d output %d (%s) component %d", w/(4*n), w/4%n, name, w%4)
 	}
-	if index == cpuref.DepthBuffer {
+	if index == cpuref.DepthBuffer || index == cpuref.StencilBuffer {
 		width := int(ref.Grid.Size()[0])
-		return fmt.Sprintf("depth pixel (%d,%d)", w%width, w/width)
+		what := "depth"
+		if index == cpuref.StencilBuffer {
+			what = "stencil"
+		}
+		return fmt.Sprintf("%s pixel (%d,%d)", what, w%width, w/width)
 	}
 	if n := index - cpuref.StorageTextureBase; n >= 0 {
 		texel := w / (cpuref.TexelSize / 4)

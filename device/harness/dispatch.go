@@ -183,7 +183,8 @@ func dispatch(ctx context.Context, dev *device.Device, spirv []byte, entry strin
 		return nil, fail(codes.EmulatorInterfaceMismatch, "absent argument", err.Error())
 	}
 	spec := specialization(ref.Kernel)
-	var depth []byte // the depth attachment's words, for a fragment function writing depth
+	var depth []byte   // the depth attachment's words, for a fragment function writing depth
+	var stencil []byte // the stencil aspect's bytes, for one writing a stencil reference
 	var targets [][]byte
 	switch {
 	case cq != nil:
@@ -195,7 +196,11 @@ func dispatch(ctx context.Context, dev *device.Device, spirv []byte, entry strin
 		if ref.Kernel.WritesDepth {
 			depth = make([]byte, 4*dq.Width*dq.Height)
 		}
-		targets, err = dev.Draw(ctx, spirv, entry, device.DrawArgs{Width: dq.Width, Height: dq.Height, Targets: dq.Targets, Inputs: dq.Inputs, Bindings: binds, Timing: tm, Specialization: spec, Depth: depth})
+		if ref.Kernel.WritesStencil {
+			stencil = make([]byte, dq.Width*dq.Height)
+		}
+		targets, err = dev.Draw(ctx, spirv, entry, device.DrawArgs{Width: dq.Width, Height: dq.Height, Targets: dq.Targets, Inputs: dq.Inputs, Bindings: binds, Timing: tm, Specialization: spec,
+			Depth: depth, Stencil: stencil, StencilClear: cpuref.ClearStencil})
 	default:
 		err = dev.Run(ctx, p, device.DispatchArgs{Groups: ref.Grid.Groups, Threads: ref.Grid.Threads, Bindings: binds, Timing: tm, Specialization: spec})
 	}
@@ -235,6 +240,13 @@ func dispatch(ctx context.Context, dev *device.Device, spirv []byte, entry strin
 	}
 	if depth != nil {
 		got[cpuref.DepthBuffer] = depth
+	}
+	if stencil != nil {
+		words := make([]byte, 4*len(stencil)) // a word per pixel, as the reference stores it
+		for i, s := range stencil {
+			words[4*i] = s
+		}
+		got[cpuref.StencilBuffer] = words
 	}
 	for i, tex := range storage {
 		b, err := tex.Read(ctx)

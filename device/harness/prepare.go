@@ -20,7 +20,7 @@ import (
 // not the AIR entry point's — ok is false and the verdict says why.
 func Prepare(dev, name string, out *translate.Output, ref *cpuref.Result) (q Request, v judge.Verdict, ok bool) {
 	refl := out.Reflection
-	if !anyWritable(ref.Kernel) && len(ref.Kernel.Targets) == 0 && len(ref.Kernel.Outputs) == 0 && !ref.Kernel.WritesDepth {
+	if !anyWritable(ref.Kernel) && len(ref.Kernel.Targets) == 0 && len(ref.Kernel.Outputs) == 0 && !ref.Kernel.WritesDepth && !ref.Kernel.WritesStencil {
 		detail := "no writable buffer"
 		switch refl.Stage {
 		case "fragment":
@@ -33,6 +33,10 @@ func Prepare(dev, name string, out *translate.Output, ref *cpuref.Result) (q Req
 	if w, px, ok := depthInRange(ref); !ok {
 		return q, unjudged(codes.EmulatorNoReference, "depth outside [0, 1]",
 			fmt.Sprintf("the function writes depth %s at %s: outside [0, 1], which a depth attachment without VK_EXT_depth_range_unrestricted cannot hold", judge.Show(w), judge.WordName(ref, cpuref.DepthBuffer, px))), false
+	}
+	if w, px, ok := stencilFits(ref); !ok {
+		return q, unjudged(codes.EmulatorNoReference, "stencil above 255",
+			fmt.Sprintf("the function writes stencil reference %d at %s: above 255, while every Metal stencil format holds 8 bits, and the Metal Shading Language does not say whether a larger [[stencil]] value is masked or clamped", w, judge.WordName(ref, cpuref.StencilBuffer, px))), false
 	}
 	if v, ok := checkInterface(presentBindings(refl.Bindings, ref.Kernel), ref.Kernel); !ok {
 		return q, v, false
@@ -89,6 +93,23 @@ func depthInRange(ref *cpuref.Result) (uint32, int, bool) {
 	return 0, 0, true
 }
 
+// stencilFits reports whether every stencil reference the reference wrote
+// fits the 8 bits of a stencil attachment; otherwise the first word above
+// 255 and its position.
+func stencilFits(ref *cpuref.Result) (uint32, int, bool) {
+	for _, o := range ref.Outputs {
+		if o.Index != cpuref.StencilBuffer {
+			continue
+		}
+		for w := 0; 4*w < len(o.Bytes); w++ {
+			if x := judge.Word(o.Bytes, w); x > 0xff {
+				return x, w, false
+			}
+		}
+	}
+	return 0, 0, true
+}
+
 // Describe is the data of a run of q (docs/schema.md): the grid, draw or
 // capture it ran as, the textures, samplers and function constants bound,
 // the reference's input family and SIMD-group width.
@@ -121,6 +142,9 @@ func Describe(ref *cpuref.Result, q Request) map[string]string {
 		d["grid"] = fmt.Sprintf("%dx%d pixels", q.Draw.Width, q.Draw.Height)
 		if ref.Kernel.WritesDepth {
 			d["depth"] = "compared (D32_SFLOAT attachment, test ALWAYS)"
+		}
+		if ref.Kernel.WritesStencil {
+			d["stencil"] = "compared (the 8-bit stencil aspect of a D32_SFLOAT_S8_UINT attachment, test ALWAYS, REPLACE, every reference at most 255)"
 		}
 	}
 	return d

@@ -24,6 +24,8 @@ type VertexArgs struct {
 	// Attributes give, by input location, each vertex's words (one per component).
 	Attributes map[uint32][][]uint32
 	// Outputs are captured into records of Stride bytes, one per vertex in drawing order.
+	// With none (Stride 0, no Initial bytes) the vertices run for their buffer and texture
+	// writes alone, without transform feedback, and CaptureVertices returns no bytes.
 	Outputs []VertexOutput
 	Stride  uint32
 	// Initial is the capture buffer before the draw (Vertices×Stride bytes): what an output
@@ -54,11 +56,13 @@ func (d *Device) CaptureVertices(ctx context.Context, vert []byte, entry string,
 		return nil, err
 	}
 	ld := d.dev
+	none := len(x.Outputs) == 0 && x.Stride == 0 && len(x.Initial) == 0 // buffer writes only
 	switch {
-	case !ld.xfb || begin == 0 || ld.draw.CmdBindVertexBuffers == 0:
+	case !ld.xfb && !none || begin == 0 || ld.draw.CmdBindVertexBuffers == 0:
 		return nil, fmt.Errorf("%w: %s: no transform feedback or dynamic rendering", ErrUnavailable, ld.phys.facts.Name)
 	case x.Vertices < 3 || x.Vertices > 768 || x.Vertices%3 != 0:
 		return nil, argErr("CaptureVertices", -1, "%d vertices: a multiple of 3 from 3 to 768", x.Vertices)
+	case none:
 	case x.Stride == 0 || x.Stride%4 != 0 || x.Stride > 512:
 		return nil, argErr("CaptureVertices", -1, "stride %d: a multiple of 4 up to 512", x.Stride)
 	case len(x.Initial) != int(x.Vertices*x.Stride):
@@ -97,12 +101,14 @@ func (d *Device) CaptureVertices(ctx context.Context, vert []byte, entry string,
 		}
 		offsets[id] = o.Offset
 	}
-	if len(offsets) == 0 {
-		return nil, argErr("CaptureVertices", -1, "no output to capture")
-	}
-	words, err := m.withXfb(e.ID, offsets, x.Stride)
-	if err != nil {
-		return nil, err
+	words := m.words
+	if !none {
+		if len(offsets) == 0 {
+			return nil, argErr("CaptureVertices", -1, "no output to capture")
+		}
+		if words, err = m.withXfb(e.ID, offsets, x.Stride); err != nil {
+			return nil, err
+		}
 	}
 	attrs, err := vertexAttributes(m, e)
 	if err != nil {
@@ -143,7 +149,7 @@ func (d *Device) CaptureVertices(ctx context.Context, vert []byte, entry string,
 			p.destroy()
 		}
 	}
-	if err == nil {
+	if err == nil && !none {
 		capture, err = d.newBuffer(int64(len(x.Initial)))
 	}
 	if err == nil && vdata != nil {
@@ -154,7 +160,9 @@ func (d *Device) CaptureVertices(ctx context.Context, vert []byte, entry string,
 		release()
 		return nil, err
 	}
-	copy(capture.Bytes(), x.Initial)
+	if capture != nil {
+		copy(capture.Bytes(), x.Initial)
+	}
 	if vbuf != nil {
 		copy(vbuf.Bytes(), vdata)
 	}
@@ -163,7 +171,10 @@ func (d *Device) CaptureVertices(ctx context.Context, vert []byte, entry string,
 	}, release); err != nil {
 		return nil, err
 	}
-	out := append([]byte(nil), capture.Bytes()...)
+	var out []byte
+	if capture != nil {
+		out = append([]byte(nil), capture.Bytes()...)
+	}
 	release()
 	return out, nil
 }
@@ -193,13 +204,18 @@ func (d *Device) recordCapture(enc *Encoder, p *computePipeline, bindings []spir
 		offs := vk.New[uint64](a)
 		vk.Call(ld.draw.CmdBindVertexBuffers, cmd, 0, 1, vk.Addr(bufs), vk.Addr(offs))
 	}
-	xb := vk.New[uint64](a)
-	*xb = capture.buffer
-	xo := vk.New[uint64](a)
-	vk.Call(ld.draw.CmdBindTransformFeedbackBuffersEXT, cmd, 0, 1, vk.Addr(xb), vk.Addr(xo), 0)
-	vk.Call(ld.draw.CmdBeginTransformFeedbackEXT, cmd, 0, 0, 0, 0)
-	vk.Call(ld.draw.CmdDraw, cmd, uintptr(x.Vertices), 1, 0, 0)
-	vk.Call(ld.draw.CmdEndTransformFeedbackEXT, cmd, 0, 0, 0, 0)
+	if capture == nil {
+		// No outputs: the vertices run for their buffer writes.
+		vk.Call(ld.draw.CmdDraw, cmd, uintptr(x.Vertices), 1, 0, 0)
+	} else {
+		xb := vk.New[uint64](a)
+		*xb = capture.buffer
+		xo := vk.New[uint64](a)
+		vk.Call(ld.draw.CmdBindTransformFeedbackBuffersEXT, cmd, 0, 1, vk.Addr(xb), vk.Addr(xo), 0)
+		vk.Call(ld.draw.CmdBeginTransformFeedbackEXT, cmd, 0, 0, 0, 0)
+		vk.Call(ld.draw.CmdDraw, cmd, uintptr(x.Vertices), 1, 0, 0)
+		vk.Call(ld.draw.CmdEndTransformFeedbackEXT, cmd, 0, 0, 0, 0)
+	}
 	vk.Call(end, cmd)
 	barrier(ld, cmd, vk.PipelineStageTransformFeedback|vk.PipelineStageVertexShader, vk.PipelineStageHost,
 		vk.AccessTransformFeedbackWrite|vk.AccessShaderWrite, vk.AccessHostRead)

@@ -74,12 +74,8 @@ type Capture struct {
 // locations the AIR names (air.location_index), which the ABI keeps.
 func captureRequestFor(refl translate.Reflection, ref *cpuref.Result) (*Capture, judge.Verdict, bool) {
 	k := ref.Kernel
-	if len(k.Outputs) == 0 {
-		// A vertex function that returns nothing (it writes buffers only):
-		// the capture draw records outputs and has none to record.
-		return nil, unjudged(codes.EmulatorNotImplemented, "vertex function without outputs",
-			"a vertex function without outputs (it can only write buffers): the capture draw runs vertex shaders for their outputs and does not run this one"), false
-	}
+	// A vertex function that returns nothing (it writes buffers only) runs
+	// without transform feedback: Stride 0, no outputs.
 	cq := &Capture{Vertices: cpuref.Vertices, Attributes: map[uint32][][]uint32{}, Stride: uint32(16 * len(k.Outputs))}
 	for j, o := range k.Outputs {
 		vo := device.VertexOutput{Location: -1, Offset: uint32(16 * j)}

@@ -21,15 +21,18 @@ import (
 // searches for the nearest specialization that defines them:
 //
 //  1. The varied constants are the module's integer function constants,
-//     by index; one is varied at a time, every other constant keeps its
-//     contract value (or the bool search's, fcsearch.go).
+//     by index: one at a time, then two at a time (ANGLE's
+//     blitDepthStencilFS switches on a depth and a stencil texture type),
+//     every other constant keeping its contract value (or the bool
+//     search's, fcsearch.go).
 //  2. A constant's candidate values are the integer constants the module
 //     compares it with: the case values of a switch on it and the constant
 //     operands of an icmp with it, where "it" is a value loaded from its
 //     global or from a global that a function stores such a value into (a
 //     static initializer's mirror, as ANGLE's kSourceTextureType). Tried in
 //     ascending order (signed for char, short and int), the contract's own
-//     value left out; at most maxIntCandidates runs in all.
+//     value left out; pairs take every pair of their candidates, the first
+//     constant's varying slowest. At most maxIntCandidates runs in all.
 //  3. A candidate under which the entry point writes other outputs than
 //     under the contract (fewer render targets, a buffer gone: a
 //     specialization that removes what was to be compared) is skipped.
@@ -42,8 +45,12 @@ import (
 // When no candidate is kept, the undef verdict stands, saying what was
 // tried. One specialization is judged, not every one.
 
-// maxIntCandidates bounds the reference runs the search makes.
-const maxIntCandidates = 16
+// maxIntCandidates bounds the reference runs the search makes, and
+// maxIntSkipped the assignments it skips (each is an inspection, no run).
+const (
+	maxIntCandidates = 32
+	maxIntSkipped    = 256
+)
 
 // intFCTypes are the Metal integer types of function constants, with
 // whether they are signed.
@@ -167,6 +174,34 @@ func undefinedOutputs(err error) bool {
 	return errors.As(err, &nj) && nj.Kind == KindUndefined
 }
 
+// intChoice is one integer function constant set to one candidate value.
+type intChoice struct {
+	fc fcEntry
+	v  uint32
+}
+
+// intAssignments lists the search's assignments in its order: each
+// constant alone at each of its candidates (by index, values ascending),
+// then each pair of constants (by index) at each pair of candidates.
+func intAssignments(vary []fcEntry, cands [][]uint32) [][]intChoice {
+	var out [][]intChoice
+	for i, fc := range vary {
+		for _, v := range cands[i] {
+			out = append(out, []intChoice{{fc, v}})
+		}
+	}
+	for i := range vary {
+		for j := i + 1; j < len(vary); j++ {
+			for _, v := range cands[i] {
+				for _, w := range cands[j] {
+					out = append(out, []intChoice{{vary[i], v}, {vary[j], w}})
+				}
+			}
+		}
+	}
+	return out
+}
+
 // searchIntConstants runs the integer function-constant search for entry of
 // ll after the run under the contract (or the bool search's assignment)
 // failed with undef, err: the first candidate's result, with its
@@ -182,52 +217,65 @@ func searchIntConstants(ctx context.Context, ll, entry string, opts Options, err
 		return nil, err
 	}
 	shape := outputShape(contract)
-	tried, skipped := 0, 0
+	var vary []fcEntry
+	var cands [][]uint32
 	var names []string
 	for _, fc := range fcs {
 		if _, ok := intFCTypes[fc.Type]; !ok {
 			continue
 		}
-		names = append(names, fc.Name)
+		var vs []uint32
 		for _, v := range intCandidates(t, fc.Global, fc.Type) {
-			if v == fc.Word {
-				continue
+			if v != fc.Word {
+				vs = append(vs, v)
 			}
-			if tried == maxIntCandidates {
-				break
-			}
-			words := map[int]uint32{fc.Index: v}
-			ct := parseText(ll)
-			ct.fcWords = words
-			if k, kerr := inspect(ct, entry); kerr != nil || outputShape(k) != shape {
-				skipped++
-				continue
-			}
-			tried++
-			o := opts
-			o.fcWords = words
-			res, rerr := runText(ctx, ll, entry, o, usesSIMD)
-			if ctx.Err() != nil {
-				return nil, err
-			}
-			if rerr != nil {
-				continue
-			}
-			desc := fmt.Sprintf("%s=%s, the rest as the contract (under the contract's %s=%s an output depends on undef; run %d of the integer search over the values the module compares its integer function constants with, %d skipped for changing the outputs)",
-				fc.Name, showWord(v, fc.Type), fc.Name, showWord(fc.Word, fc.Type), tried, skipped)
-			if res.Kernel.FunctionConstantSearch != "" {
-				desc += "; " + res.Kernel.FunctionConstantSearch
-			}
-			res.Kernel.FunctionConstantSearch = desc
-			return res, nil
 		}
+		if len(vs) > 0 {
+			vary, cands, names = append(vary, fc), append(cands, vs), append(names, fc.Name)
+		}
+	}
+	tried, skipped := 0, 0
+	for _, as := range intAssignments(vary, cands) {
+		if tried == maxIntCandidates || skipped == maxIntSkipped {
+			break
+		}
+		words := map[int]uint32{}
+		var set, was []string
+		for _, c := range as {
+			words[c.fc.Index] = c.v
+			set = append(set, c.fc.Name+"="+showWord(c.v, c.fc.Type))
+			was = append(was, c.fc.Name+"="+showWord(c.fc.Word, c.fc.Type))
+		}
+		ct := parseText(ll)
+		ct.fcWords = words
+		if k, kerr := inspect(ct, entry); kerr != nil || outputShape(k) != shape {
+			skipped++
+			continue
+		}
+		tried++
+		o := opts
+		o.fcWords = words
+		res, rerr := runText(ctx, ll, entry, o, usesSIMD)
+		if ctx.Err() != nil {
+			return nil, err
+		}
+		if rerr != nil {
+			continue
+		}
+		desc := fmt.Sprintf("%s, the rest as the contract (under the contract's %s an output depends on undef; run %d of the integer search over the values the module compares its integer function constants with, %d skipped for changing the outputs)",
+			strings.Join(set, ", "), strings.Join(was, ", "), tried, skipped)
+		if res.Kernel.FunctionConstantSearch != "" {
+			desc += "; " + res.Kernel.FunctionConstantSearch
+		}
+		res.Kernel.FunctionConstantSearch = desc
+		return res, nil
 	}
 	if tried+skipped == 0 {
 		return nil, err
 	}
 	var nj *NotJudgeableError
 	errors.As(err, &nj)
-	return nil, &NotJudgeableError{Kind: nj.Kind, Detail: nj.Detail, Reason: fmt.Sprintf("%s, under the contract's function constants and under each of %d other values of %s the module compares them with (%d more skipped: they change which outputs the function writes)", nj.Reason, tried, strings.Join(names, ", "), skipped), SIMD: nj.SIMD, Also: nj.Also}
+	return nil, &NotJudgeableError{Kind: nj.Kind, Detail: nj.Detail, Reason: fmt.Sprintf("%s, under the contract's function constants and under %d other assignments of %s, one or two at a time, to values the module compares them with (%d more skipped: they change which outputs the function writes)", nj.Reason, tried, strings.Join(names, ", "), skipped), SIMD: nj.SIMD, Also: nj.Also}
 }
 
 // outputShape names what the entry point writes: its render targets, depth,

@@ -3,6 +3,7 @@ package cpuref
 import (
 	"context"
 	"encoding/binary"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -136,11 +137,87 @@ func TestIntegerConstantSearch(t *testing.T) {
 		}
 	}
 	_, err = run(intAllUndef)
-	if !undefinedOutputs(err) || !strings.Contains(err.Error(), "under each of 3 other values of count, mode") || !strings.Contains(err.Error(), "1 more skipped") {
+	if !undefinedOutputs(err) || !strings.Contains(err.Error(), "under 3 other assignments of count, mode") || !strings.Contains(err.Error(), "4 more skipped") {
 		t.Fatalf("no case defines the output: %v", err)
 	}
 	res, err = run(intDefault)
 	if err != nil || res.Kernel.FunctionConstantSearch != "" {
 		t.Fatalf("a defined default: %v, search %q", err, res.Kernel.FunctionConstantSearch)
+	}
+}
+
+// TestIntAssignments: the search's order, each constant alone, then pairs.
+func TestIntAssignments(t *testing.T) {
+	a, b := fcEntry{FunctionConstant: FunctionConstant{Name: "a"}}, fcEntry{FunctionConstant: FunctionConstant{Name: "b"}}
+	var got []string
+	for _, as := range intAssignments([]fcEntry{a, b}, [][]uint32{{0, 1}, {7}}) {
+		var s []string
+		for _, c := range as {
+			s = append(s, fmt.Sprintf("%s=%d", c.fc.Name, c.v))
+		}
+		got = append(got, strings.Join(s, ","))
+	}
+	if want := "a=0 a=1 b=7 a=0,b=7 a=1,b=7"; strings.Join(got, " ") != want {
+		t.Errorf("order %q, want %q", strings.Join(got, " "), want)
+	}
+}
+
+// pairModule is a kernel whose output needs two int function constants, a
+// (index 1) and b (index 3), each switched on with one case (0) and no
+// default: out[gid] = va + vb + gid, defined only when both are 0.
+const pairModule = `source_filename = "fcpair"
+target datalayout = "e-p:64:64:64-i1:8:8-i8:8:8-i16:16:16-i32:32:32-i64:64:64-f32:32:32-f64:64:64-v16:16:16-v24:32:32-v32:32:32-v48:64:64-v64:64:64-v96:128:128-v128:128:128-v192:256:256-v256:256:256-v512:512:512-v1024:1024:1024-n8:16:32"
+target triple = "air64-apple-macosx14.0.0"
+@_Z1a.MTL_FC_INIT_1_i = internal addrspace(2) externally_initialized constant i32 undef, align 4
+@_Z1b.MTL_FC_INIT_3_i = internal addrspace(2) externally_initialized constant i32 undef, align 4
+define void @k(ptr addrspace(1) %out, i32 %gid) {
+entry:
+  %a = load i32, ptr addrspace(2) @_Z1a.MTL_FC_INIT_1_i, align 4
+  switch i32 %a, label %ja [
+    i32 0, label %a0
+  ]
+a0:
+  br label %ja
+ja:
+  %va = phi i32 [ undef, %entry ], [ 10, %a0 ]
+  %b = load i32, ptr addrspace(2) @_Z1b.MTL_FC_INIT_3_i, align 4
+  switch i32 %b, label %jb [
+    i32 0, label %b0
+  ]
+b0:
+  br label %jb
+jb:
+  %vb = phi i32 [ undef, %ja ], [ 20, %b0 ]
+  %s = add i32 %va, %vb
+  %g = add i32 %s, %gid
+  %i = zext i32 %gid to i64
+  %p = getelementptr inbounds i32, ptr addrspace(1) %out, i64 %i
+  store i32 %g, ptr addrspace(1) %p, align 4
+  ret void
+}
+!air.kernel = !{!0}
+!air.function_constants = !{!20, !21}
+!0 = !{ptr @k, !1, !2}
+!1 = !{}
+!2 = !{!3, !4}
+!3 = !{i32 0, !"air.buffer", !"air.location_index", i32 0, i32 1, !"air.read_write", !"air.address_space", i32 1, !"air.arg_type_size", i32 4, !"air.arg_type_align_size", i32 4, !"air.arg_type_name", !"uint", !"air.arg_name", !"out"}
+!4 = !{i32 1, !"air.thread_position_in_grid", !"air.arg_type_name", !"uint", !"air.arg_name", !"gid"}
+!20 = !{ptr addrspace(2) @_Z1a.MTL_FC_INIT_1_i, !"int", !"a", i32 1, i1 true}
+!21 = !{ptr addrspace(2) @_Z1b.MTL_FC_INIT_3_i, !"int", !"b", i32 3, i1 true}
+`
+
+// TestIntegerConstantSearchPair: neither constant alone defines the
+// output; the pair a = b = 0, tried after both singles, does.
+func TestIntegerConstantSearchPair(t *testing.T) {
+	needTools(t)
+	res, err := RunText(context.Background(), pairModule, "k", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := res.Kernel.FunctionConstantSearch; !strings.HasPrefix(s, "a=0, b=0, the rest as the contract (under the contract's a=3, b=5") || !strings.Contains(s, "run 3 ") {
+		t.Fatalf("assignment %q", s)
+	}
+	if w := binary.LittleEndian.Uint32(res.Outputs[0].Bytes[4:]); w != 31 {
+		t.Fatalf("out[1] = %d, want 31", w)
 	}
 }

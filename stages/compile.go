@@ -78,7 +78,7 @@ func compileModule(_ context.Context, m *Module, pools []*device.CompilerPool) p
 		if err != nil {
 			return pipeline.Unavailablef("compile target %s: %v", p.Target(), err)
 		}
-		stats, err := device.CompileEntry(c, tr.Reflection.Stage, tr.SPIRV, tr.Entry, workgroupOf(m))
+		stats, err := device.CompileEntry(c, string(tr.Reflection.Stage), tr.SPIRV, tr.Entry, workgroupOf(m))
 		p.Put(c)
 		name := c.Target().Name
 		if err != nil {

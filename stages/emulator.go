@@ -3,6 +3,7 @@ package stages
 import (
 	"context"
 	"errors"
+	"github.com/airpipe/airpipe/compiler/air"
 	"maps"
 	"strconv"
 	"time"
@@ -257,9 +258,9 @@ func (e *emulator) run(ctx context.Context, m *Module) pipeline.Result {
 		return pipeline.Fail(CodeEmulatorNoTranslation, "translate", "no SPIR-V in memory: the translate stage did not run (--skip-stages)")
 	}
 	refl := m.Translation.Reflection
-	if refl.Stage != "kernel" && refl.Stage != "fragment" && refl.Stage != "vertex" {
-		r := pipeline.UnjudgedBecause(refl.Stage + " execution not implemented: the emulator runs compute kernels, fragment and vertex shaders only")
-		r.Code, r.Detail = CodeEmulatorNotImplemented, refl.Stage
+	if refl.Stage != air.Kernel && refl.Stage != air.Fragment && refl.Stage != air.Vertex {
+		r := pipeline.UnjudgedBecause(string(refl.Stage) + " execution not implemented: the emulator runs compute kernels, fragment and vertex shaders only")
+		r.Code, r.Detail = CodeEmulatorNotImplemented, string(refl.Stage)
 		return r
 	}
 	start := time.Now()

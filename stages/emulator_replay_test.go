@@ -175,7 +175,7 @@ func TestEmulatorCheck(t *testing.T) {
 		v := compare(&cpuref.Result{Kernel: c.Kernel, Grid: c.Grid, Inputs: c.Buffers, Outputs: expected[r.Name]}, r.Buffers)
 		stage := "kernel"
 		if c.Kernel != nil && c.Kernel.Stage != "" {
-			stage = c.Kernel.Stage
+			stage = string(c.Kernel.Stage)
 		}
 		key := stage + ": " + string(v.Status) + " " + string(v.Code) + " " + v.Detail
 		if v.Status == pipeline.Failed {

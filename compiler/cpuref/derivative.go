@@ -2,6 +2,7 @@ package cpuref
 
 import (
 	"fmt"
+	"github.com/airpipe/airpipe/compiler/air"
 	"regexp"
 	"sort"
 	"strings"
@@ -173,7 +174,7 @@ func checkDerivatives(t *textModule, k *Kernel) (string, error) {
 		return "", nil
 	}
 	op := s.sites[0].op
-	if k.Stage != "fragment" {
+	if k.Stage != air.Fragment {
 		return "", notJudgeable(KindDerivative, op, "a %s function reaches %s: derivatives exist only between the pixels of a fragment quad", stageName(k), op)
 	}
 	entry := s.funcs[k.Name]
@@ -232,7 +233,7 @@ func stageName(k *Kernel) string {
 	if k.Stage == "" {
 		return "compute"
 	}
-	return k.Stage
+	return string(k.Stage)
 }
 
 // read collects the module's defined functions.

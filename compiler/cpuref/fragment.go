@@ -2,6 +2,7 @@ package cpuref
 
 import (
 	"fmt"
+	"github.com/airpipe/airpipe/compiler/air"
 	"math"
 	"strings"
 )
@@ -141,7 +142,7 @@ func inspectFragment(t *textModule, entry string, node []string) (*Kernel, error
 			}
 		}
 	}
-	k, err := newKernel(t, entry, "fragment", node)
+	k, err := newKernel(t, entry, air.Fragment, node)
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package cpuref
 
 import (
 	"fmt"
+	"github.com/airpipe/airpipe/compiler/air"
 	"sort"
 	"strings"
 )
@@ -25,8 +26,8 @@ type Kernel struct {
 	NoNaNsOrInfs bool `json:",omitempty"`
 	// Outputs are a vertex function's outputs, in order (their slots in OutputBuffer).
 	Outputs []VertexOutput `json:",omitempty"`
-	// Stage is "fragment" or "vertex", "" for a compute kernel.
-	Stage string `json:",omitempty"`
+	// Stage is air.Fragment or air.Vertex, "" for a compute kernel.
+	Stage air.Stage `json:",omitempty"`
 	// Return is a fragment function's LLVM return type.
 	Return string `json:",omitempty"`
 	// Targets are a fragment function's render targets, in output order.
@@ -213,10 +214,10 @@ func inspectStage(t *textModule, entry, stage string, node []string) (*Kernel, e
 	return k, nil
 }
 
-// newKernel starts the Kernel of entry, an entry point of the given stage ("fragment",
-// "vertex", "" for a compute kernel) whose metadata node is node: its parameters' types, its
+// newKernel starts the Kernel of entry, an entry point of the given stage (air.Fragment,
+// air.Vertex, "" for a compute kernel) whose metadata node is node: its parameters' types, its
 // return type (fragment and vertex functions) and the module's denormal mode.
-func newKernel(t *textModule, entry, stage string, node []string) (*Kernel, error) {
+func newKernel(t *textModule, entry string, stage air.Stage, node []string) (*Kernel, error) {
 	fn, err := t.defined(entry)
 	if err != nil {
 		return nil, err

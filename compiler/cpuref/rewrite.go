@@ -3,6 +3,7 @@ package cpuref
 import (
 	"errors"
 	"fmt"
+	"github.com/airpipe/airpipe/compiler/air"
 	"regexp"
 	"sort"
 	"strings"
@@ -157,9 +158,9 @@ func rewrite(t *textModule, k *Kernel, approx bool) (string, error) {
 		b.WriteString("declare void @airpipe_simd_undefined(i32)\n")
 	}
 	switch k.Stage {
-	case "fragment":
+	case air.Fragment:
 		b.WriteString(fragmentWrapper(k))
-	case "vertex":
+	case air.Vertex:
 		b.WriteString(vertexWrapper(k))
 	default:
 		b.WriteString(wrapper(k))

@@ -9,6 +9,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/airpipe/airpipe/compiler/air"
 	"math"
 	"os"
 	"path/filepath"
@@ -296,7 +297,7 @@ func runText(ctx context.Context, ll, entry string, opts Options, usesSIMD *bool
 	if simd {
 		switch {
 		case k.Stage != "":
-			return nil, notJudgeable(KindSIMDGroup, "simdgroup in a "+k.Stage+" function", "SIMD-group operations in a %s function: the reference runs them in compute kernels only", k.Stage)
+			return nil, notJudgeable(KindSIMDGroup, "simdgroup in a "+string(k.Stage)+" function", "SIMD-group operations in a %s function: the reference runs them in compute kernels only", k.Stage)
 		case opts.SIMDWidth == 0:
 			return nil, notJudgeable(KindSIMDGroup, "SIMD width unknown", "the kernel uses SIMD-group values or operations and the device's SIMD-group width was not given")
 		case opts.SIMDWidth < 0 || opts.SIMDWidth > MaxSIMDWidth:
@@ -312,9 +313,9 @@ func runText(ctx context.Context, ll, entry string, opts Options, usesSIMD *bool
 			opts.Grid = simdGrid(k.Dimensions(), uint32(opts.SIMDWidth))
 		}
 		switch k.Stage {
-		case "fragment":
+		case air.Fragment:
 			opts.Grid = DefaultGrid()
-		case "vertex":
+		case air.Vertex:
 			opts.Grid = Grid{Groups: [3]uint32{1, 1, 1}, Threads: [3]uint32{Vertices, 1, 1}}
 		}
 	}
@@ -371,20 +372,20 @@ func runText(ctx context.Context, ll, entry string, opts Options, usesSIMD *bool
 	}
 	res.InputFamily = InputFamilies[0].Name
 	size := opts.Grid.Size()
-	if k.Stage == "fragment" && size[2] != 1 {
+	if k.Stage == air.Fragment && size[2] != 1 {
 		return nil, fmt.Errorf("cpuref: grid %+v: a fragment function is drawn over a flat grid", opts.Grid)
 	}
 	for _, rt := range k.Targets {
 		res.Inputs = append(res.Inputs, Data{Index: RenderTargetBase + rt.Index, Bytes: k.targetBytes(rt.Index, int(size[0]), int(size[1]))})
 	}
-	if k.Stage == "fragment" && k.WritesDepth {
+	if k.Stage == air.Fragment && k.WritesDepth {
 		res.Inputs = append(res.Inputs, Data{Index: DepthBuffer, Bytes: ClearDepthBuffer(int(size[0]), int(size[1]))})
 	}
 	if k.Stage == "fragment" && k.WritesStencil {
 		res.Inputs = append(res.Inputs, Data{Index: StencilBuffer, Bytes: ClearStencilBuffer(int(size[0]), int(size[1]))})
 	}
 	res.Inputs = append(res.Inputs, storageInputs(k)...)
-	if k.Stage == "vertex" {
+	if k.Stage == air.Vertex {
 		if size != [3]uint32{Vertices, 1, 1} {
 			return nil, fmt.Errorf("cpuref: grid %+v: a vertex function runs over %d vertices in a line", opts.Grid, Vertices)
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/airpipe/airpipe/compiler/air"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -124,7 +125,7 @@ func checkUndefined(ctx context.Context, dir, host string, k *Kernel, inputs, ou
 // bufferName names a harness buffer for a message.
 func bufferName(k *Kernel, index int) string {
 	switch {
-	case k.Stage == "vertex" && index == OutputBuffer:
+	case k.Stage == air.Vertex && index == OutputBuffer:
 		return "the vertex outputs"
 	case index == DepthBuffer:
 		return "the depth output"

@@ -2,6 +2,7 @@ package cpuref
 
 import (
 	"fmt"
+	"github.com/airpipe/airpipe/compiler/air"
 	"math"
 	"strings"
 )
@@ -40,7 +41,7 @@ func attributeValue(v, i, c int, kind byte) uint32 {
 
 // inspectVertex reads a vertex function's interface: outputs, attributes, built-ins, buffers.
 func inspectVertex(t *textModule, entry string, node []string) (*Kernel, error) {
-	k, err := newKernel(t, entry, "vertex", node)
+	k, err := newKernel(t, entry, air.Vertex, node)
 	if err != nil {
 		return nil, err
 	}

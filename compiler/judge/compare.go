@@ -3,6 +3,7 @@ package judge
 import (
 	"encoding/binary"
 	"fmt"
+	"github.com/airpipe/airpipe/compiler/air"
 	"math"
 	"strconv"
 
@@ -104,7 +105,7 @@ func Compare(ref *cpuref.Result, got map[int][]byte) Verdict {
 // word I", "vertex V output J (NAME) component C" or "render target N pixel
 // (X,Y) component C".
 func WordName(ref *cpuref.Result, index, w int) string {
-	if n := len(ref.Kernel.Outputs); ref.Kernel.Stage == "vertex" && index == cpuref.OutputBuffer && n > 0 {
+	if n := len(ref.Kernel.Outputs); ref.Kernel.Stage == air.Vertex && index == cpuref.OutputBuffer && n > 0 {
 		o := ref.Kernel.Outputs[w/4%n]
 		name := o.Role
 		if o.Name != "" {
@@ -140,7 +141,7 @@ func WordName(ref *cpuref.Result, index, w int) string {
 // their buffer's element type (kindOfWord).
 func floatWord(k *cpuref.Kernel, index, w int) bool {
 	switch {
-	case k.Stage == "vertex" && index == cpuref.OutputBuffer && len(k.Outputs) > 0:
+	case k.Stage == air.Vertex && index == cpuref.OutputBuffer && len(k.Outputs) > 0:
 		return k.Outputs[w/4%len(k.Outputs)].Kind == 'f'
 	case index == cpuref.DepthBuffer:
 		return true
@@ -150,7 +151,7 @@ func floatWord(k *cpuref.Kernel, index, w int) bool {
 				return t.Kind == 'f'
 			}
 		}
-	case k.Stage == "fragment" && index >= cpuref.RenderTargetBase:
+	case k.Stage == air.Fragment && index >= cpuref.RenderTargetBase:
 		for _, t := range k.Targets {
 			if cpuref.RenderTargetBase+t.Index == index {
 				return t.Kind == 'f'

@@ -2,6 +2,7 @@ package judge
 
 import (
 	"fmt"
+	"github.com/airpipe/airpipe/compiler/air"
 	"math"
 	"strings"
 
@@ -69,7 +70,7 @@ func kindOfWord(k *cpuref.Kernel, index, w int) wordKind {
 	if floatWord(k, index, w) {
 		return wordFloat
 	}
-	if index < cpuref.RenderTargetBase && !(k.Stage == "vertex" && index == cpuref.OutputBuffer) {
+	if index < cpuref.RenderTargetBase && !(k.Stage == air.Vertex && index == cpuref.OutputBuffer) {
 		for _, b := range k.Buffers {
 			if b.Index == index {
 				if len(b.Members) > 0 {

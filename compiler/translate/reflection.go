@@ -1,10 +1,12 @@
 package translate
 
+import "github.com/airpipe/airpipe/compiler/air"
+
 // Reflection is what the execution stages need to bind and drive a
 // translated entry point, without re-reading AIR. It is JSON-able.
 type Reflection struct {
-	// Stage is "kernel", "vertex" or "fragment".
-	Stage string `json:"stage"`
+	// Stage is air.Kernel, air.Vertex or air.Fragment.
+	Stage air.Stage `json:"stage"`
 	// Entry is the SPIR-V entry point's name (the AIR function's name).
 	Entry string `json:"entry"`
 	// Bindings are the descriptor bindings (all in set 0), by binding number.

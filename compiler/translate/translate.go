@@ -177,7 +177,7 @@ func newTranslator(m *air.Module, ep air.EntryPoint, model spirv.ExecutionModel)
 		specs:    map[string]spirv.ID{},
 		slots:    map[slotKey]pointer{},
 		active:   map[*air.Function]bool{},
-		refl:     Reflection{Stage: string(ep.Stage), Entry: ep.Function.Name},
+		refl:     Reflection{Stage: ep.Stage, Entry: ep.Function.Name},
 	}
 	t.u32 = b.TypeInt(32, false)
 	var malformed []string

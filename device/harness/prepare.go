@@ -2,6 +2,7 @@ package harness
 
 import (
 	"fmt"
+	"github.com/airpipe/airpipe/compiler/air"
 	"math"
 	"strconv"
 	"strings"
@@ -23,9 +24,9 @@ func Prepare(dev, name string, out *translate.Output, ref *cpuref.Result) (q Req
 	if !anyWritable(ref.Kernel) && len(ref.Kernel.Targets) == 0 && len(ref.Kernel.Outputs) == 0 && !ref.Kernel.WritesDepth && !ref.Kernel.WritesStencil {
 		detail := "no writable buffer"
 		switch refl.Stage {
-		case "fragment":
+		case air.Fragment:
 			detail = "no render target or writable buffer"
-		case "vertex":
+		case air.Vertex:
 			detail = "no output or writable buffer"
 		}
 		return q, unjudged(codes.EmulatorWritesNothing, detail, "the shader has no buffer it may write and no render target or output: nothing to compare"), false
@@ -45,12 +46,12 @@ func Prepare(dev, name string, out *translate.Output, ref *cpuref.Result) (q Req
 		return q, v, false
 	}
 	q = Request{Device: dev, Name: name, Entry: out.Entry, SPIRV: out.SPIRV, Grid: ref.Grid, Buffers: ref.Inputs, Kernel: ref.Kernel}
-	if refl.Stage == "fragment" {
+	if refl.Stage == air.Fragment {
 		if q.Draw, v, ok = drawRequestFor(refl, ref, out.SPIRV); !ok {
 			return Request{}, v, false
 		}
 	}
-	if refl.Stage == "vertex" {
+	if refl.Stage == air.Vertex {
 		if q.Capture, v, ok = captureRequestFor(refl, ref); !ok {
 			return Request{}, v, false
 		}

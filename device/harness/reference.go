@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/airpipe/airpipe/compiler/air"
 	"github.com/airpipe/airpipe/compiler/bitcode"
 	"github.com/airpipe/airpipe/compiler/cpuref"
 	"github.com/airpipe/airpipe/compiler/cpuref/refcache"
@@ -22,7 +23,7 @@ type Module struct {
 	Entry string
 	// Stage is the entry point's stage (translate.Reflection.Stage): only
 	// a kernel runs over Options.Grid.
-	Stage string
+	Stage air.Stage
 	// Wrapped, for a library function, is the module with airpipe's
 	// wrapper kernel that the SPIR-V was translated from; the reference
 	// runs it in Bitcode's place.
@@ -57,7 +58,7 @@ type Mode struct {
 func (h *Harness) ReferenceIn(ctx context.Context, m Module, mode Mode) (*cpuref.Result, error) {
 	opts := cpuref.Options{BufferSize: h.opts.BufferSize, Timeout: h.opts.Timeout, FuseMulAdd: mode.Fuse, SIMDWidth: h.SIMDWidth(),
 		ApproximateProvisional: mode.Provisional, Substitution: mode.Substitution, InputFamily: mode.InputFamily}
-	if m.Stage == "kernel" {
+	if m.Stage == air.Kernel {
 		// Fragment functions are drawn over 4×4 pixels and vertex functions
 		// run for one triangle whatever the kernels' grid.
 		opts.Grid = h.opts.Grid

@@ -14,58 +14,6 @@ import (
 	"github.com/airpipe/airpipe/pipeline"
 )
 
-// TestCoreImageSamplerOnEmulator: a Core Image kernel whose
-// coreimage::sampler reaches air.sample_texture_2d as a texture and a
-// sampler handle is wrapped with a texture and a sampler argument of the
-// wrapper's own (compiler/libwrap handles.go); lavapipe and the reference
-// run it with the harness's textures, and it is judged.
-func TestCoreImageSamplerOnEmulator(t *testing.T) {
-	emuNeed(t)
-	m, r := libraryRow(t, "ci_sampler.ll", "_sampleShift", mtlb.FunctionExtern)
-	if r.Status != pipeline.Passed {
-		t.Fatalf("translate: %s %s %q %s", r.Status, r.Code, r.Detail, r.Message)
-	}
-	e := Emulator(EmulatorOptions{}).Run(context.Background(), m)
-	t.Logf("%s %s %q %s %v", e.Status, e.Code, e.Detail, e.Message, e.Data)
-	if e.Status != pipeline.Passed {
-		t.Fatalf("emulator: %s %s %q (%s), want passed", e.Status, e.Code, e.Detail, e.Message)
-	}
-}
-
-// TestCoreImageNormalizedOnEmulator: a Core Image kernel taking a
-// coreimage::sampler, a sample_t and reading the
-// coreimage::_texture2D_is_normalized function constant (ci_normalized.ll)
-// translates behind the wrapper, the constant a spec constant, and the
-// emulator judges it with the value the reference gives the constant.
-func TestCoreImageNormalizedOnEmulator(t *testing.T) {
-	emuNeed(t)
-	m, r := libraryRow(t, "ci_normalized.ll", "_blendOver", mtlb.FunctionExtern)
-	if r.Status != pipeline.Passed {
-		t.Fatalf("translate: %s %s %q %s", r.Status, r.Code, r.Detail, r.Message)
-	}
-	e := Emulator(EmulatorOptions{}).Run(context.Background(), m)
-	t.Logf("%s %s %q %s %v", e.Status, e.Code, e.Detail, e.Message, e.Data)
-	if e.Status != pipeline.Passed || e.Data["function_constants"] == "" {
-		t.Fatalf("emulator: %s %s %q (%s), want passed with the function constant's value recorded", e.Status, e.Code, e.Detail, e.Message)
-	}
-}
-
-// TestVisibleTextureOnEmulator: a stitchable function whose air.visible
-// node types its parameters texture2d<half, sample> and sampler is wrapped
-// with a texture and a sampler of the wrapper's own and judged on lavapipe.
-func TestVisibleTextureOnEmulator(t *testing.T) {
-	emuNeed(t)
-	m, r := libraryRow(t, "visible_texture.ll", "tinted", mtlb.FunctionVisible)
-	if r.Status != pipeline.Passed {
-		t.Fatalf("translate: %s %s %q %s", r.Status, r.Code, r.Detail, r.Message)
-	}
-	e := Emulator(EmulatorOptions{}).Run(context.Background(), m)
-	t.Logf("%s %s %q %s %v", e.Status, e.Code, e.Detail, e.Message, e.Data)
-	if e.Status != pipeline.Passed {
-		t.Fatalf("emulator: %s %s %q (%s), want passed", e.Status, e.Code, e.Detail, e.Message)
-	}
-}
-
 // TestCoreImageSamplerFaultCaught: the SPIR-V of the same kernel with the
 // sample's components reversed, judged against the reference of the right
 // one, is a mismatch (the harness's texels differ by component): the

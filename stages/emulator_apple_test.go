@@ -20,8 +20,9 @@ type plantedFault struct {
 
 // passesAndCatches judges fixture on lavapipe against the CPU reference
 // (it must pass, writing words when wantWords), then judges it with the
-// planted fault: a mismatch, so the check can fail.
-func passesAndCatches(t *testing.T, fixture string, wantWords bool, f plantedFault) {
+// planted fault: a mismatch, so the check can fail. It returns both
+// verdicts for the caller to check what they say.
+func passesAndCatches(t *testing.T, fixture string, wantWords bool, f plantedFault) (passed, caught pipeline.Result) {
 	t.Helper()
 	emuNeed(t)
 	m := emuModule(t, fixture)
@@ -30,11 +31,12 @@ func passesAndCatches(t *testing.T, fixture string, wantWords bool, f plantedFau
 		t.Fatalf("%s: %s %s %q %s %v", filepath.Base(fixture), r.Status, r.Code, r.Detail, r.Message, r.Data)
 	}
 	t.Logf("%s %v", r.Status, r.Data)
-	r = plantedResult(t, fixture, f)
-	if r.Status != pipeline.Failed || r.Code != CodeEmulatorMismatch {
-		t.Fatalf("%s: %s %s %q %s, want a mismatch", f.name, r.Status, r.Code, r.Detail, r.Message)
+	c := plantedResult(t, fixture, f)
+	if c.Status != pipeline.Failed || c.Code != CodeEmulatorMismatch {
+		t.Fatalf("%s: %s %s %q %s, want a mismatch", f.name, c.Status, c.Code, c.Detail, c.Message)
 	}
-	t.Logf("%s %q %s", r.Status, r.Detail, r.Message)
+	t.Logf("%s %q %s", c.Status, c.Detail, c.Message)
+	return r, c
 }
 
 // plantedResult judges fixture with the planted fault on lavapipe.

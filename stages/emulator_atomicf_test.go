@@ -84,35 +84,21 @@ func casNoRetry(spv []byte) ([]byte, int) {
 // on i8, i16, i32, i64 and <2 x i32> at shift amounts 0, 31, 32, 33, 64 and
 // around them) and memset.ll (a memset of 5 bytes at a variable offset, of
 // a value computed at run time, and of 10 bytes at a constant unaligned
-// offset) on lavapipe against the reference (LLVM's own definitions): both pass.
+// offset) on lavapipe against the reference (LLVM's own definitions): both
+// pass. Planted, a funnel shift whose amount is not taken modulo the width
+// (at 0 and 32 and above the SPIR-V shifts reach the width) and a memset
+// stored as whole words from the word holding its first byte (overwriting
+// the neighbours' bytes) are each a mismatch in buffer 1 (the shifts'
+// results) or buffer 0 (the bytes).
 func TestEmulatorFunnelShiftsAndMemset(t *testing.T) {
-	emuNeed(t)
-	for _, f := range []string{"funnel_shift.ll", "memset.ll"} {
-		m := emuModule(t, "testdata/emulator/"+f)
-		r := Emulator(EmulatorOptions{}).Run(context.Background(), m)
-		if r.Status != pipeline.Passed || r.Data["words_written"] == "" || r.Data["words_written"] == "0" {
-			t.Fatalf("%s: %s %s %q %s %v", f, r.Status, r.Code, r.Detail, r.Message, r.Data)
-		}
-		t.Logf("%s: %s %v", f, r.Status, r.Data)
-	}
-}
-
-// TestEmulatorCatchesFunnelAndMemsetFaults plants a funnel shift whose
-// amount is not taken modulo the width (at 0 and 32 and above the SPIR-V
-// shifts reach the width) and a memset stored as whole words from the word
-// holding its first byte (overwriting the neighbours' bytes): each is a
-// mismatch in buffer 1 (the shifts' results) or buffer 0 (the bytes).
-func TestEmulatorCatchesFunnelAndMemsetFaults(t *testing.T) {
 	emuNeed(t)
 	for _, c := range []struct{ right, wrong, buffer string }{
 		{"funnel_shift.ll", "funnel_shift_unmasked.ll", "buffer 1 "},
 		{"memset.ll", "memset_words.ll", "buffer 0 "},
 	} {
-		r := plantedLowering(t, c.right, c.wrong)
-		if r.Status != pipeline.Failed || r.Code != CodeEmulatorMismatch || !strings.HasPrefix(r.Detail, c.buffer) {
-			t.Fatalf("%s: %s %s %q %s, want a mismatch in %s", c.wrong, r.Status, r.Code, r.Detail, r.Message, c.buffer)
+		if r := lowerings(t, c.right, c.wrong); !strings.HasPrefix(r.Detail, c.buffer) {
+			t.Errorf("%s: mismatch at %q, want one in %s", c.wrong, r.Detail, c.buffer)
 		}
-		t.Logf("%s: %s %q %s", c.wrong, r.Status, r.Detail, r.Message)
 	}
 }
 

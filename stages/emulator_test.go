@@ -175,6 +175,25 @@ func drawOf(t *testing.T, m *Module, ref *cpuref.Result) *harness.Draw {
 	return q.Draw
 }
 
+// lowerings judges testdata/emulator/right on lavapipe, which must pass
+// with words written, then the same module with wrong's translation, which
+// must be a mismatch; it returns the mismatch for the caller to check where.
+func lowerings(t *testing.T, right, wrong string) pipeline.Result {
+	t.Helper()
+	m := emuModule(t, "testdata/emulator/"+right)
+	r := Emulator(EmulatorOptions{}).Run(context.Background(), m)
+	if r.Status != pipeline.Passed || r.Data["words_written"] == "" || r.Data["words_written"] == "0" {
+		t.Fatalf("%s: %s %s %q %s %v", right, r.Status, r.Code, r.Detail, r.Message, r.Data)
+	}
+	t.Logf("%s: %s %v", right, r.Status, r.Data)
+	w := plantedLowering(t, right, wrong)
+	if w.Status != pipeline.Failed || w.Code != CodeEmulatorMismatch {
+		t.Fatalf("%s: %s %s %q %s, want a mismatch", wrong, w.Status, w.Code, w.Detail, w.Message)
+	}
+	t.Logf("%s: %q %s", wrong, w.Detail, w.Message)
+	return w
+}
+
 // fixture wrong, as a translator that lowered it wrongly would hand it on.
 func plantedLowering(t *testing.T, right, wrong string) pipeline.Result {
 	t.Helper()

@@ -75,10 +75,19 @@ func TestLibraryFunctionsTranslate(t *testing.T) {
 // TestLibraryFunctionsOnEmulator: lavapipe runs the wrapped library
 // functions and the CPU reference runs the same wrapper; each is judged as
 // a kernel. A function calling an approximate operation is set aside by
-// the reference, as any kernel would be.
+// the reference, as any kernel would be. Textures, samplers and function
+// constants reach the wrapper too: a Core Image kernel whose
+// coreimage::sampler reaches air.sample_texture_2d as a texture and a
+// sampler handle is wrapped with a texture and a sampler argument of the
+// wrapper's own (compiler/libwrap handles.go), one reading the
+// coreimage::_texture2D_is_normalized function constant gets it as a spec
+// constant of the reference's value (recorded), and a stitchable function
+// typing its parameters texture2d<half, sample> and sampler is judged with
+// the harness's textures.
 func TestLibraryFunctionsOnEmulator(t *testing.T) {
 	emuNeed(t)
 	st := Emulator(EmulatorOptions{})
+	records := map[string]string{"_blendOver": "function_constants"} // a data key the verdict must hold, by function
 	for _, c := range []struct {
 		file, name string
 		typ        uint8
@@ -97,6 +106,9 @@ func TestLibraryFunctionsOnEmulator(t *testing.T) {
 		{"extern_cikernel.ll", "_colorAbsDiff", mtlb.FunctionExtern, pipeline.Passed, "", ""},
 		{"extern_cikernel.ll", "_max3", mtlb.FunctionExtern, pipeline.Passed, "", ""},
 		{"extern_cikernel.ll", "_threshold", mtlb.FunctionExtern, pipeline.Passed, "", ""},
+		{"ci_sampler.ll", "_sampleShift", mtlb.FunctionExtern, pipeline.Passed, "", ""},
+		{"ci_normalized.ll", "_blendOver", mtlb.FunctionExtern, pipeline.Passed, "", ""},
+		{"visible_texture.ll", "tinted", mtlb.FunctionVisible, pipeline.Passed, "", ""},
 		{"visible_approx.ll", "gamma", mtlb.FunctionVisible, pipeline.Passed, "", ""}, // the device's pow results substituted (stages/approxtrace)
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -107,6 +119,9 @@ func TestLibraryFunctionsOnEmulator(t *testing.T) {
 			e := st.Run(context.Background(), m)
 			if e.Status != c.status || e.Code != c.code || e.Detail != c.detail {
 				t.Fatalf("emulator: %s %s %q (%s), want %s %s %q", e.Status, e.Code, e.Detail, e.Message, c.status, c.code, c.detail)
+			}
+			if k := records[c.name]; k != "" && e.Data[k] == "" {
+				t.Fatalf("emulator: no %s recorded: %v", k, e.Data)
 			}
 			t.Logf("%v", e.Data)
 		})

@@ -55,11 +55,20 @@ func printLL(t *testing.T, data []byte, hook func(block, code uint64, ops []uint
 	return buf.String(), nil
 }
 
-// TestOracleFixtures assembles the project's .ll fixtures and requires the
-// oracle to agree on every one the reader accepts.
+// TestOracleFixtures assembles the project's .ll fixtures — this package's,
+// compiler/libwrap's (the Apple-shaped library forms included) and
+// compiler/translate's apple_*.ll — and requires the oracle to agree on
+// every one the reader accepts.
 func TestOracleFixtures(t *testing.T) {
 	needTools(t, "llvm-as-19", oracle.Tool)
-	lls, _ := filepath.Glob("testdata/*.ll")
+	var lls []string
+	for _, pattern := range []string{"testdata/*.ll", "../libwrap/testdata/*.ll", "../translate/testdata/apple_*.ll"} {
+		m, _ := filepath.Glob(pattern)
+		if len(m) == 0 {
+			t.Fatalf("no fixtures match %s", pattern)
+		}
+		lls = append(lls, m...)
+	}
 	agree, total := 0, 0
 	for _, ll := range lls {
 		if strings.HasPrefix(filepath.Base(ll), "refuse_") {

@@ -1,16 +1,6 @@
 package libwrap
 
-import (
-	"bytes"
-	"context"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"testing"
-
-	"github.com/airpipe/airpipe/compiler/bitcode"
-	"github.com/airpipe/airpipe/compiler/oracle"
-)
+import "testing"
 
 // TestDataOnly: a module of globals only (the tracepoint-data fixture) or
 // of nothing is data only; a module with one function body, or with an
@@ -38,48 +28,4 @@ func TestDataOnly(t *testing.T) {
 			t.Errorf("%s: DataOnly %q %v, want %q %v", c.name, detail, ok, c.detail, c.ok)
 		}
 	}
-}
-
-// TestFixturesOracle: every fixture of this package, the Apple-shaped
-// forms included, is read by airpipe's reader, and llvm-dis-19 agrees with
-// what it prints.
-func TestFixturesOracle(t *testing.T) {
-	for _, tool := range []string{"llvm-as-19", oracle.Tool} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s is not installed", tool)
-		}
-	}
-	files, _ := filepath.Glob("testdata/*.ll")
-	if len(files) == 0 {
-		t.Fatal("no fixtures")
-	}
-	for _, f := range files {
-		src, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cmd := exec.Command("llvm-as-19", "-o", "-", "-")
-		cmd.Stdin = bytes.NewReader(src)
-		bc, err := cmd.Output()
-		if err != nil {
-			t.Fatalf("%s: llvm-as-19: %v", f, err)
-		}
-		m, err := bitcode.ReadModule(bc)
-		if err != nil {
-			t.Errorf("%s: reader: %v", f, err)
-			continue
-		}
-		var ours bytes.Buffer
-		if err := bitcode.WriteLL(&ours, m); err != nil {
-			t.Fatal(err)
-		}
-		v, err := oracle.LLVMDis(context.Background(), bc, ours.String())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !v.Agrees {
-			t.Errorf("%s: llvm-dis disagrees at line %d:\n ours:   %s\n theirs: %s", f, v.Line, v.Ours, v.Theirs)
-		}
-	}
-	t.Logf("llvm-dis agrees on %d fixtures", len(files))
 }

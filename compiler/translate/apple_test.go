@@ -9,8 +9,6 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/airpipe/airpipe/compiler/bitcode"
-	"github.com/airpipe/airpipe/compiler/oracle"
 	"github.com/airpipe/airpipe/compiler/spirv"
 )
 
@@ -114,33 +112,5 @@ func TestIsNullTextureBound(t *testing.T) {
 	}
 	if !bytes.Contains(text, []byte("OpConstantFalse")) || bytes.Contains(text, []byte("OpConstantTrue")) {
 		t.Errorf("is_null_texture of a bound texture is not the constant false:\n%s", text)
-	}
-}
-
-// TestAppleFixturesOracle: the reader reads every apple_*.ll fixture and
-// llvm-dis-19 agrees with what it prints.
-func TestAppleFixturesOracle(t *testing.T) {
-	if _, err := exec.LookPath(oracle.Tool); err != nil {
-		t.Skipf("%s is not installed", oracle.Tool)
-	}
-	files, _ := filepath.Glob("testdata/apple_*.ll")
-	for _, f := range files {
-		bc := assemble(t, filepath.Base(f))
-		m, err := bitcode.ReadModule(bc)
-		if err != nil {
-			t.Errorf("%s: reader: %v", f, err)
-			continue
-		}
-		var ours bytes.Buffer
-		if err := bitcode.WriteLL(&ours, m); err != nil {
-			t.Fatal(err)
-		}
-		v, err := oracle.LLVMDis(context.Background(), bc, ours.String())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !v.Agrees {
-			t.Errorf("%s: llvm-dis disagrees at line %d:\n ours:   %s\n theirs: %s", f, v.Line, v.Ours, v.Theirs)
-		}
 	}
 }

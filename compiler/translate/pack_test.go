@@ -244,26 +244,7 @@ func TestPackExecuted(t *testing.T) {
 // halfRound is x rounded to the nearest half (ties to even), as a float64.
 func halfRound(x float32) float64 {
 	h := float32ToHalf(x)
-	return float64(halfToFloat32(h))
-}
-
-// halfToFloat32 decodes an IEEE half.
-func halfToFloat32(h uint16) float32 {
-	sign := float32(1)
-	if h&0x8000 != 0 {
-		sign = -1
-	}
-	e, m := int(h>>10&0x1f), float64(h&0x3ff)
-	switch e {
-	case 0:
-		return sign * float32(math.Ldexp(m, -24))
-	case 31:
-		if m != 0 {
-			return float32(math.NaN())
-		}
-		return sign * float32(math.Inf(1))
-	}
-	return sign * float32(math.Ldexp(1+m/1024, e-15))
+	return halfValue(h) // tracecheck.go
 }
 
 // TestPackRefusals: a pack or unpack whose name or operands do not fit a

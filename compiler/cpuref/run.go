@@ -381,7 +381,7 @@ func runText(ctx context.Context, ll, entry string, opts Options, usesSIMD *bool
 	if k.Stage == air.Fragment && k.WritesDepth {
 		res.Inputs = append(res.Inputs, Data{Index: DepthBuffer, Bytes: ClearDepthBuffer(int(size[0]), int(size[1]))})
 	}
-	if k.Stage == "fragment" && k.WritesStencil {
+	if k.Stage == air.Fragment && k.WritesStencil {
 		res.Inputs = append(res.Inputs, Data{Index: StencilBuffer, Bytes: ClearStencilBuffer(int(size[0]), int(size[1]))})
 	}
 	res.Inputs = append(res.Inputs, storageInputs(k)...)

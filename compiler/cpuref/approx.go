@@ -190,11 +190,11 @@ func Substitute(ctx context.Context, prov *Result, sub *Substitution, opts Optio
 		return nil, err
 	}
 	defer os.RemoveAll(dir)
-	exe := filepath.Join(dir, "kernel")
-	if err := os.WriteFile(exe, prov.Program, 0o700); err != nil {
+	prog, err := unbundle(dir, prov.Program)
+	if err != nil {
 		return nil, err
 	}
-	outs, err := execute(ctx, dir, exe, prov.Kernel, prov.Inputs, opts)
+	outs, err := execute(ctx, dir, prog, prov.Kernel, prov.Inputs, opts)
 	if err != nil {
 		return nil, err
 	}

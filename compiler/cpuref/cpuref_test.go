@@ -17,7 +17,7 @@ import (
 // needTools skips a test when the LLVM tools or the C compiler are absent.
 func needTools(t *testing.T) {
 	t.Helper()
-	for _, tool := range []string{"llvm-dis-19", "llc-19", "opt-19", "cc"} {
+	for _, tool := range []string{"llvm-dis-19", "llc-19", "opt-19", "cc", "ld"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Skipf("%s is not installed: the reference cannot run here", tool)
 		}
@@ -278,7 +278,7 @@ func TestWorkDirKeepsFiles(t *testing.T) {
 	if _, err := RunText(context.Background(), string(ll), "affine", Options{WorkDir: dir}); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{"kernel.ll", "kernel.o", "kernel", "in0.bin", "out1.bin"} {
+	for _, f := range []string{"kernel.ll", "kernel.o", "kernel.so", "in0.bin", "out1.bin"} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			t.Error(err)
 		}

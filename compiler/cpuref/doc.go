@@ -20,10 +20,11 @@
 //     C, so no vector or struct is ever passed through the C calling convention
 //     (the trap seed 003 records: "243 differ" that were an ABI mismatch).
 //  4. llc-19 compiles it (after opt-19 --strip-debug when it carries Apple's
-//     debug info, which crashes llc's DWARF writer), the system cc links it
-//     with harness_c.txt, and the harness runs in a child process (its own
-//     process group, a time limit, RLIMIT_DATA) over the grid — threadgroup by
-//     threadgroup, thread by thread — with buffers in and out through files.
+//     debug info, which crashes llc's DWARF writer), ld links it into a shared
+//     object, and the harness (harness_c.txt, compiled once into an executable:
+//     harness.go) loads it and runs in a child process (its own process group,
+//     a time limit, RLIMIT_DATA) over the grid — threadgroup by threadgroup,
+//     thread by thread — with buffers in and out through files.
 //
 // The grid follows the kernel's shape (GridFor): a kernel taking a scalar
 // thread position runs over a line of 16 threads, a 2-D one over 4×4 (2×2
@@ -181,8 +182,8 @@
 // an externally initialized addrspace(2) global with an undef initializer,
 // listed in !air.function_constants with its Metal type, name and index; the
 // corpus's modules copy it into a plain global in a static initializer
-// (llvm.global_ctors), which the harness, a linked executable, runs before
-// any thread. The reference fixes every constant to the value of the shared
+// (llvm.global_ctors), which the harness runs before any thread (they run
+// when it loads the kernel's shared object). The reference fixes every constant to the value of the shared
 // contract, FunctionConstantWord(index, type) — bool true; float and half
 // (index+1)/4; char, short, int 2+index; uchar, ushort, uint 4+index — and
 // the device specializes the translated shader (SpecId 100+index) with the

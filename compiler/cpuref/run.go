@@ -3,27 +3,19 @@ package cpuref
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	_ "embed"
 	"encoding/binary"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"github.com/airpipe/airpipe/compiler/air"
 	"math"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/airpipe/airpipe/internal/proc"
 )
-
-//go:embed harness_c.txt
-var harnessSource []byte
 
 // MaxBufferSize bounds one buffer of a reference run, MaxTotalBufferSize
 // all of them (the harness keeps about six bytes per buffer byte).
@@ -179,8 +171,9 @@ type Result struct {
 	Provisional bool `json:",omitempty"`
 	// Substituted counts the calls a device's records answered.
 	Substituted *Substituted `json:",omitempty"`
-	// Program is a provisional run's harness executable (x86-64 Linux)
-	// and Schedule how it ran the threads, so that the same build runs
+	// Program is a provisional run's harness executable and the kernel's
+	// shared object it loads (x86-64 Linux; program.bundle) and Schedule
+	// how it ran the threads, so that the same build runs
 	// again on a device's records (Substitute) — here, or on a GPU host
 	// without LLVM that has the result from the reference cache. Empty
 	// for any other run.
@@ -401,17 +394,17 @@ func runText(ctx context.Context, ll, entry string, opts Options, usesSIMD *bool
 		}
 		defer os.RemoveAll(dir)
 	}
-	exe, err := build(ctx, dir, host, opts.Timeout, opts.FuseMulAdd)
+	prog, err := build(ctx, dir, host, opts.Timeout, opts.FuseMulAdd)
 	if err != nil {
 		return nil, err
 	}
 	if res.Provisional {
-		if res.Program, err = os.ReadFile(exe); err != nil {
+		if res.Program, err = prog.bundle(); err != nil {
 			return nil, err
 		}
 		res.Schedule = uses
 	}
-	res.Outputs, err = executeFamilies(ctx, dir, exe, k, res, opts)
+	res.Outputs, err = executeFamilies(ctx, dir, prog, k, res, opts)
 	if err == nil && opts.approx && opts.Substitution != nil {
 		res.Substituted, err = readApproxStats(dir)
 	}
@@ -486,7 +479,7 @@ func words32(size int64, f func(w int64) uint32) []byte {
 // other failures (a texture it cannot give) do not depend on the inputs.
 // When no family is kept, the first family's verdict stands, saying that
 // every family was tried.
-func executeFamilies(ctx context.Context, dir, exe string, k *Kernel, res *Result, opts Options) ([]Data, error) {
+func executeFamilies(ctx context.Context, dir string, prog program, k *Kernel, res *Result, opts Options) ([]Data, error) {
 	base := res.Inputs
 	var firstOut, firstIn []Data
 	var firstErr error
@@ -504,7 +497,7 @@ func executeFamilies(ctx context.Context, dir, exe string, k *Kernel, res *Resul
 			inputs = refill(k, base, fam)
 		}
 		tried++
-		outs, err := execute(ctx, dir, exe, k, inputs, opts)
+		outs, err := execute(ctx, dir, prog, k, inputs, opts)
 		var nj *NotJudgeableError
 		inputBound := errors.As(err, &nj) && (nj.Kind == KindOutOfBounds || nj.Kind == KindTrap)
 		silent := err == nil && !anyChanged(inputs, outs)
@@ -568,68 +561,12 @@ func familyNames() string {
 	return strings.Join(names, ", ")
 }
 
-// harnessObject compiles harness.c once per process into a per-user cache
-// directory (harnessDir), named by the source's SHA-256, so every process
-// that runs the reference shares one object and none leaves a directory
-// behind in the temporary directory.
-var harnessObject = sync.OnceValues(func() (string, error) {
-	dir, err := harnessDir()
+// build compiles the host module with llc-19 into the kernel's shared
+// object, which the harness loads (harness.go).
+func build(ctx context.Context, dir, host string, timeout time.Duration, fuse bool) (program, error) {
+	h, err := compiledHarness()
 	if err != nil {
-		return "", err
-	}
-	sum := sha256.Sum256(harnessSource)
-	obj := filepath.Join(dir, "harness-"+hex.EncodeToString(sum[:8])+"-"+runtime.GOARCH+".o")
-	if fi, err := os.Lstat(obj); err == nil && fi.Mode().IsRegular() && fi.Size() > 0 {
-		return obj, nil
-	}
-	work, err := os.MkdirTemp(dir, "build-")
-	if err != nil {
-		return "", err
-	}
-	defer os.RemoveAll(work)
-	src, tmp := filepath.Join(work, "harness.c"), filepath.Join(work, "harness.o")
-	if err := os.WriteFile(src, harnessSource, 0o644); err != nil {
-		return "", err
-	}
-	out, err := proc.Run(context.Background(), proc.Spec{Path: "cc", Args: []string{"-O1", "-c", "-o", tmp, src}, Timeout: time.Minute})
-	if errors.Is(err, proc.ErrNotFound) {
-		return "", fmt.Errorf("%w: no C compiler (cc)", ErrUnavailable)
-	}
-	if err != nil {
-		return "", err
-	}
-	if out.ExitCode != 0 {
-		return "", fmt.Errorf("cpuref: cc harness.c: %s: %s", out.Describe(), out.Tail(5))
-	}
-	// The rename is atomic: a concurrent process sees no object or a
-	// whole one.
-	if err := os.Rename(tmp, obj); err != nil {
-		return "", err
-	}
-	return obj, nil
-})
-
-// harnessDir is where the compiled harness lives: airpipe's directory
-// under the user cache directory, private to the user so no one else can
-// plant an object there. Without a user cache directory (no $HOME), a new
-// temporary directory of this process's own.
-func harnessDir() (string, error) {
-	base, err := os.UserCacheDir()
-	if err != nil {
-		return os.MkdirTemp("", "airpipe-cpuref-harness-")
-	}
-	dir := filepath.Join(base, "airpipe", "cpuref-harness")
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return "", fmt.Errorf("cpuref: harness directory: %w", err)
-	}
-	return dir, nil
-}
-
-// build compiles the host module with llc-19 and links it with the harness.
-func build(ctx context.Context, dir, host string, timeout time.Duration, fuse bool) (string, error) {
-	hobj, err := harnessObject()
-	if err != nil {
-		return "", err
+		return program{}, err
 	}
 	ll := filepath.Join(dir, "kernel.ll")
 	debug := strings.Contains(host, "\n!llvm.dbg.cu = ")
@@ -642,20 +579,20 @@ func build(ctx context.Context, dir, host string, timeout time.Duration, fuse bo
 		}
 	}
 	if err := os.WriteFile(ll, []byte(host), 0o644); err != nil {
-		return "", err
+		return program{}, err
 	}
 	if debug {
 		// The module states no version to mark: opt-19 strips it.
 		stripped := filepath.Join(dir, "kernel.bc")
 		out, err := proc.Run(ctx, proc.Spec{Path: "opt-19", Args: []string{"--strip-debug", "-o", stripped, ll}, Timeout: timeout, MemoryLimit: 4 << 30})
 		if errors.Is(err, proc.ErrNotFound) {
-			return "", fmt.Errorf("%w: opt-19 is not installed", ErrUnavailable)
+			return program{}, fmt.Errorf("%w: opt-19 is not installed", ErrUnavailable)
 		}
 		if err != nil {
-			return "", err
+			return program{}, err
 		}
 		if out.ExitCode != 0 {
-			return "", notJudgeable(KindCompile, "opt-19", "opt-19 --strip-debug refused the retargeted module (%s): %s", out.Describe(), firstLine(out.Tail(20)))
+			return program{}, notJudgeable(KindCompile, "opt-19", "opt-19 --strip-debug refused the retargeted module (%s): %s", out.Describe(), firstLine(out.Tail(20)))
 		}
 		ll = stripped
 	}
@@ -666,23 +603,15 @@ func build(ctx context.Context, dir, host string, timeout time.Duration, fuse bo
 	}
 	out, err := proc.Run(ctx, proc.Spec{Path: "llc-19", Args: args, Timeout: timeout, MemoryLimit: 4 << 30})
 	if errors.Is(err, proc.ErrNotFound) {
-		return "", fmt.Errorf("%w: llc-19 is not installed", ErrUnavailable)
+		return program{}, fmt.Errorf("%w: llc-19 is not installed", ErrUnavailable)
 	}
 	if err != nil {
-		return "", err
+		return program{}, err
 	}
 	if out.ExitCode != 0 {
-		return "", notJudgeable(KindCompile, "llc-19", "llc-19 refused the retargeted module (%s): %s", out.Describe(), firstLine(out.Tail(20)))
+		return program{}, notJudgeable(KindCompile, "llc-19", "llc-19 refused the retargeted module (%s): %s", out.Describe(), firstLine(out.Tail(20)))
 	}
-	exe := filepath.Join(dir, "kernel")
-	out, err = proc.Run(ctx, proc.Spec{Path: "cc", Args: []string{"-o", exe, hobj, obj, "-lm"}, Timeout: timeout})
-	if err != nil {
-		return "", err
-	}
-	if out.ExitCode != 0 {
-		return "", notJudgeable(KindCompile, "link", "linking the reference failed (%s): %s", out.Describe(), firstLine(out.Tail(20)))
-	}
-	return exe, nil
+	return h.link(ctx, dir, obj, timeout)
 }
 
 func firstLine(s string) string {
@@ -695,8 +624,8 @@ func firstLine(s string) string {
 	return l
 }
 
-// execute runs the harness over the inputs and reads the outputs back.
-func execute(ctx context.Context, dir, exe string, k *Kernel, inputs []Data, opts Options) ([]Data, error) {
+// execute runs the program over the inputs and reads the outputs back.
+func execute(ctx context.Context, dir string, prog program, k *Kernel, inputs []Data, opts Options) ([]Data, error) {
 	g := opts.Grid
 	ftz := 0
 	if k.DenormsDisabled {
@@ -728,7 +657,7 @@ func execute(ctx context.Context, dir, exe string, k *Kernel, inputs []Data, opt
 		}
 		spec.WriteString(line)
 	}
-	out, err := proc.Run(ctx, proc.Spec{Path: exe, Stdin: []byte(spec.String()), Timeout: opts.Timeout})
+	out, err := proc.Run(ctx, proc.Spec{Path: prog.runner, Args: []string{prog.kernel}, Stdin: []byte(spec.String()), Timeout: opts.Timeout})
 	if err != nil {
 		return nil, err
 	}
@@ -759,6 +688,8 @@ func execute(ctx context.Context, dir, exe string, k *Kernel, inputs []Data, opt
 		return nil, notJudgeable(KindBarrierDivergence, "air.wg.barrier", "%s, which Metal leaves undefined", strings.TrimPrefix(firstLine(out.Tail(3)), "airpipe-cpuref: "))
 	case out.ExitCode == 9:
 		return nil, notJudgeable(KindSIMDDivergence, "", "%s: the operation's active lanes would be a subset, which the reference does not imitate", strings.TrimPrefix(firstLine(out.Tail(3)), "airpipe-cpuref: "))
+	case out.ExitCode == 12:
+		return nil, notJudgeable(KindCompile, "link", "linking the reference failed (%s): %s", out.Describe(), strings.TrimPrefix(firstLine(out.Tail(3)), "airpipe-cpuref: "))
 	case out.ExitCode == 10:
 		return nil, notJudgeable(KindSIMDGroup, "shuffle lane out of range", "%s, whose value Metal leaves undefined", strings.TrimPrefix(firstLine(out.Tail(3)), "airpipe-cpuref: "))
 	case out.ExitCode != 0:

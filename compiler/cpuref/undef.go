@@ -104,11 +104,11 @@ func checkUndefined(ctx context.Context, dir, host string, k *Kernel, inputs, ou
 	if err := os.MkdirAll(vdir, 0o755); err != nil {
 		return err
 	}
-	exe, err := build(ctx, vdir, variant, opts.Timeout, opts.FuseMulAdd)
+	prog, err := build(ctx, vdir, variant, opts.Timeout, opts.FuseMulAdd)
 	if err != nil {
 		return err
 	}
-	vouts, err := execute(ctx, vdir, exe, k, inputs, opts)
+	vouts, err := execute(ctx, vdir, prog, k, inputs, opts)
 	if err != nil {
 		// The variant failing where the reference ran (an undef index out of bounds,
 		// an undef divisor) is the same dependence.

@@ -67,6 +67,15 @@ type cfgPlan struct {
 	loops map[int]*loopPlan
 	// selMerge is the merge node of each selection header (-1: a fresh unreachable block).
 	selMerge map[int]int
+	// reach keeps reachBefore's answers for the graph as it is: emptied
+	// when an attempt begins and whenever the graph changes.
+	reach map[reachKey]map[int]bool
+}
+
+// reachKey is one question to reachBefore.
+type reachKey struct {
+	b, m          int
+	collapseStart bool
 }
 
 const maxCFGSplits = 4096
@@ -106,6 +115,7 @@ func planCFG(succ [][]int) (*cfgPlan, error) {
 // split adds a node forwarding the edges from preds into target and returns false
 // so that planning restarts on the changed graph.
 func (p *cfgPlan) split(preds []int, target int) {
+	p.reach = nil
 	n := len(p.succ)
 	p.succ = append(p.succ, []int{target})
 	for _, q := range preds {
@@ -157,6 +167,7 @@ func (p *cfgPlan) cloneShared(c int, construct map[int]bool, b int, f *cfgFacts,
 	if o, ok := p.cloneOf[c]; ok {
 		src = o
 	}
+	p.reach = nil
 	n := len(p.succ)
 	p.succ = append(p.succ, append([]int(nil), p.succ[c]...))
 	for _, q := range preds {
@@ -181,6 +192,7 @@ const maxLoopExits = 16
 // branches to the exit taken, so that a loop has a single exit (its merge)
 // or a selection a single merge.
 func (p *cfgPlan) dispatch(body map[int]bool, exits []int, f *cfgFacts) {
+	p.reach = nil
 	d := len(p.succ)
 	p.succ = append(p.succ, append([]int(nil), exits...))
 	ev := cfgSplit{node: d, target: -1, targets: exits}
@@ -364,10 +376,14 @@ type loopInfo struct {
 	latches []int
 	body    map[int]bool
 	exits   []int
+	// parent is the innermost other loop containing the header (-1: none),
+	// set once every body is known.
+	parent int
 }
 
 // try plans the current graph; it returns false after a split (replan).
 func (p *cfgPlan) try() (bool, error) {
+	p.reach = nil
 	f := p.facts()
 	// Loops from back edges; a retreating edge that is not a back edge is irreducible.
 	loops := map[int]*loopInfo{}
@@ -440,6 +456,17 @@ func (p *cfgPlan) try() (bool, error) {
 		for _, s := range p.succ[l.latches[0]] {
 			if s != h && !contains(l.exits, s) {
 				return false, &cfgError{"loop latch branching inside its loop"}
+			}
+		}
+	}
+	// Each loop's parent (collapsedSucc): nested loops have bodies of
+	// different sizes, so the smallest is one loop.
+	for _, h := range headers {
+		l := loops[h]
+		l.parent = -1
+		for _, ph := range headers {
+			if pl := loops[ph]; ph != h && pl.body[h] && (l.parent < 0 || len(pl.body) < len(loops[l.parent].body)) {
+				l.parent = ph
 			}
 		}
 	}
@@ -780,12 +807,7 @@ func collapsedSucc(h int, loops map[int]*loopInfo, loopOf []int, n int) int {
 	}
 	e := l.exits[0]
 	// The parent region: the innermost loop containing h other than h.
-	parent := -1
-	for ph, pl := range loops {
-		if ph != h && pl.body[h] && (parent < 0 || len(pl.body) < len(loops[parent].body)) {
-			parent = ph
-		}
-	}
+	parent := l.parent
 	if parent >= 0 && (!loops[parent].body[e] || e == parent) {
 		return -1
 	}
@@ -848,8 +870,23 @@ func (p *cfgPlan) regionPostDominators(f *cfgFacts, loops map[int]*loopInfo, loo
 // reachBefore is the set of nodes reachable from b, b included, in b's
 // region without passing through m. An inner loop met on the way counts whole
 // (its body) and the walk goes on at its exit; with collapseStart, b itself
-// is such a loop (a switch case that is a loop header).
+// is such a loop (a switch case that is a loop header). The answer is kept
+// until the graph changes and shared between callers: read only.
 func (p *cfgPlan) reachBefore(b, m int, collapseStart bool, loops map[int]*loopInfo, loopOf []int) map[int]bool {
+	key := reachKey{b, m, collapseStart}
+	if seen, ok := p.reach[key]; ok {
+		return seen
+	}
+	seen := p.reachWalk(b, m, collapseStart, loops, loopOf)
+	if p.reach == nil {
+		p.reach = map[reachKey]map[int]bool{}
+	}
+	p.reach[key] = seen
+	return seen
+}
+
+// reachWalk is reachBefore's walk.
+func (p *cfgPlan) reachWalk(b, m int, collapseStart bool, loops map[int]*loopInfo, loopOf []int) map[int]bool {
 	n := len(p.succ)
 	seen := map[int]bool{}
 	seenLoop := map[int]bool{}

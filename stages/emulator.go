@@ -175,84 +175,6 @@ func harnessModule(m *Module) harness.Module {
 // refused as damaged (each recomputed, never trusted).
 func ReferenceCacheRefused() int64 { return refcache.Refused() }
 
-// substitute judges a kernel the reference set aside for approximate
-// operations (stages/approxtrace): the provisional reference chooses its
-// inputs and grid, the kernel runs traced on the device there, a recorded
-// result beyond its MSL §8.4 bound is a mismatch (the result, ok false),
-// and otherwise the reference with the device's results substituted on
-// the same inputs is returned, with the mode it was built in, to be
-// compared like any other. When the kernel cannot be traced or the
-// substituted reference not built, approximate stands (ok false), its data
-// saying why.
-func (e *emulator) substitute(ctx context.Context, m *Module, approximate pipeline.Result) (*cpuref.Result, harness.Mode, *approxtrace.Outcome, pipeline.Result, bool) {
-	note := func(why string) (*cpuref.Result, harness.Mode, *approxtrace.Outcome, pipeline.Result, bool) {
-		approximate.Data = map[string]string{"approximate_substitution": why}
-		return nil, harness.Mode{}, nil, approximate, false
-	}
-	mod, ep, _, ok := entryOf(m)
-	if !ok {
-		return note("no entry point to trace")
-	}
-	prov, err := e.h.ReferenceIn(ctx, harnessModule(m), harness.Mode{Provisional: true})
-	var nj *cpuref.NotJudgeableError
-	if errors.As(err, &nj) {
-		// What stops the reference once the approximate calls are
-		// provided for: the reason the module stays unjudged.
-		r := setAside(nj)
-		r.Data = map[string]string{"approximate_substitution": "the reference would take the device's approximate results, but cannot run for another reason"}
-		return nil, harness.Mode{}, nil, r, false
-	}
-	if err != nil {
-		return note("the provisional reference: " + err.Error())
-	}
-	if prov.ContractAllowed && e.opts.PrecomputeFused {
-		// Fill the reference cache for a GPU host that cannot build it.
-		_, _ = e.h.ReferenceIn(ctx, harnessModule(m), harness.Mode{Provisional: true, Fuse: true})
-	}
-	p, why := approxtrace.PrepareFor(mod, ep, prov)
-	if p == nil {
-		return note(why)
-	}
-	q, v, ok := harness.Prepare(e.opts.Device, m.SHA256, p.Output, p.Reference)
-	if !ok {
-		return note("the traced run: " + v.Message)
-	}
-	rep := e.h.Run(ctx, q)
-	if rep.Buffers == nil {
-		return note("the traced dispatch: " + rep.Verdict.Message)
-	}
-	o, err := p.Read(rep.Buffers)
-	if err != nil {
-		return note("the trace: " + err.Error())
-	}
-	if r, beyond := o.Beyond(CodeEmulatorMismatch); beyond {
-		return nil, harness.Mode{}, nil, r, false
-	}
-	mode := harness.Mode{Substitution: o.Substitution(), InputFamily: prov.InputFamily, From: prov}
-	ref, err := e.h.ReferenceIn(ctx, harnessModule(m), mode)
-	if err != nil {
-		return note("the substituted reference: " + err.Error())
-	}
-	return ref, mode, o, pipeline.Result{}, true
-}
-
-// setAside is the unjudged result of a module the reference cannot run.
-func setAside(nj *cpuref.NotJudgeableError) pipeline.Result {
-	// The row keeps an unjudged stage's code and message only
-	// (status_reason), so the message starts with the detail.
-	r := pipeline.Result{Status: pipeline.Unjudged, Code: CodeEmulatorNoReference, Detail: nj.Kind}
-	if nj.Detail != "" {
-		r.Detail += " " + nj.Detail
-	}
-	r.Message = r.Detail + ": " + nj.Reason
-	// Everything the reference would need, so that `airpipe features`
-	// ranks what would let it judge the most modules.
-	for _, b := range append([]string{nj.Blocker()}, nj.Also...) {
-		r.Missing = append(r.Missing, pipeline.Finding{Code: CodeEmulatorNoReference, Detail: b})
-	}
-	return r
-}
-
 func (e *emulator) run(ctx context.Context, m *Module) pipeline.Result {
 	if m.Translation == nil {
 		return pipeline.Fail(CodeEmulatorNoTranslation, "translate", "no SPIR-V in memory: the translate stage did not run (--skip-stages)")
@@ -273,16 +195,20 @@ func (e *emulator) run(ctx context.Context, m *Module) pipeline.Result {
 	var mode harness.Mode
 	var traced *approxtrace.Outcome
 	if errors.As(err, &nj) && nj.Kind == cpuref.KindApproximate {
-		sub, md, o, r, ok := e.substitute(ctx, m, setAside(nj))
+		mod, ep, _, ok := entryOf(m)
 		if !ok {
+			mod = nil
+		}
+		t, r := approxtrace.Substitute(ctx, e.h, harnessModule(m), mod, ep, nj, e.opts.PrecomputeFused)
+		if t == nil {
 			return r
 		}
-		ref, err, mode, traced = sub, nil, md, o
+		ref, err, mode, traced = t.Reference, nil, t.Mode, t.Outcome
 	}
 	refTime := time.Since(start)
 	switch {
 	case errors.As(err, &nj):
-		return setAside(nj)
+		return approxtrace.NoReference(nj)
 	case errors.Is(err, cpuref.ErrUnavailable):
 		return pipeline.Unavailablef("%v", err)
 	case ctx.Err() != nil:

@@ -73,6 +73,9 @@ type Harness struct {
 // New returns the harness of o.Device.
 func New(o Options) *Harness { return &Harness{opts: o} }
 
+// Device is the name of the harness's device (Options.Device).
+func (h *Harness) Device() string { return h.opts.Device }
+
 // SIMDWidth is Options.SIMDWidth, else the device's subgroup size (0 when
 // its facts cannot be read), read once.
 func (h *Harness) SIMDWidth() int {

@@ -8,7 +8,8 @@
 // (compiler/mathbound, through Trace.Check), and the records become the
 // reference's Substitution, so that the reference takes the device's
 // result of each such call and everything else the function computes is
-// compared exactly.
+// compared exactly. Substitute runs the whole flow on a device harness
+// (device/harness) for the emulator and device stages.
 //
 // A recorded result beyond its bound is a mismatch — the device's
 // operation, on operands it computed itself, is outside what Metal allows,

@@ -21,6 +21,13 @@ import (
 
 func fixture(t *testing.T) (*air.Module, air.EntryPoint) {
 	t.Helper()
+	m, ep, _ := fixtureBitcode(t)
+	return m, ep
+}
+
+// fixtureBitcode is testdata/approx.ll assembled, read, and its entry point.
+func fixtureBitcode(t *testing.T) (*air.Module, air.EntryPoint, []byte) {
+	t.Helper()
 	if _, err := exec.LookPath("llvm-as-19"); err != nil {
 		t.Skip(err)
 	}
@@ -42,7 +49,7 @@ func fixture(t *testing.T) (*air.Module, air.EntryPoint) {
 	if err != nil || len(eps) != 1 {
 		t.Fatal(eps, err)
 	}
-	return m, eps[0]
+	return m, eps[0], bc
 }
 
 // TestBeyond runs the fixture (fast pow, fast sqrt, fast sin) traced on

@@ -1,0 +1,104 @@
+package approxtrace
+
+import (
+	"context"
+	"errors"
+
+	"github.com/airpipe/airpipe/compiler/air"
+	"github.com/airpipe/airpipe/compiler/cpuref"
+	"github.com/airpipe/airpipe/device/harness"
+	"github.com/airpipe/airpipe/internal/codes"
+	"github.com/airpipe/airpipe/pipeline"
+)
+
+// Traced is a function's reference with the device's approximate results
+// substituted, ready to be compared like any other: the reference, the
+// mode it was built in, and the traced run's outcome (for Annotate).
+type Traced struct {
+	Reference *cpuref.Result
+	Mode      harness.Mode
+	Outcome   *Outcome
+}
+
+// Substitute judges a function the CPU reference set aside for
+// approximate operations (nj, of kind cpuref.KindApproximate) on h's
+// device: the provisional reference chooses its inputs and grid, ep of m
+// (the translated module and entry point; m nil when there is none) runs
+// traced there, a recorded result beyond its MSL §8.4 bound is a mismatch,
+// and otherwise the reference with the device's results substituted on
+// the same inputs is returned. hm is what h computes the references from;
+// fused also stores the fused provisional reference of a module whose AIR
+// permits contraction (for a GPU host that cannot build it). When no
+// traced reference stands, the verdict that does is returned instead (a
+// nil Traced): the mismatch, or NoReference(nj) with data saying why the
+// function could not be traced or substituted.
+func Substitute(ctx context.Context, h *harness.Harness, hm harness.Module, m *air.Module, ep air.EntryPoint, nj *cpuref.NotJudgeableError, fused bool) (*Traced, pipeline.Result) {
+	note := func(why string) (*Traced, pipeline.Result) {
+		r := NoReference(nj)
+		r.Data = map[string]string{"approximate_substitution": why}
+		return nil, r
+	}
+	if m == nil {
+		return note("no entry point to trace")
+	}
+	prov, err := h.ReferenceIn(ctx, hm, harness.Mode{Provisional: true})
+	var other *cpuref.NotJudgeableError
+	if errors.As(err, &other) {
+		// What stops the reference once the approximate calls are
+		// provided for: the reason the module stays unjudged.
+		r := NoReference(other)
+		r.Data = map[string]string{"approximate_substitution": "the reference would take the device's approximate results, but cannot run for another reason"}
+		return nil, r
+	}
+	if err != nil {
+		return note("the provisional reference: " + err.Error())
+	}
+	if prov.ContractAllowed && fused {
+		// Fill the reference cache for a GPU host that cannot build it.
+		_, _ = h.ReferenceIn(ctx, hm, harness.Mode{Provisional: true, Fuse: true})
+	}
+	p, why := PrepareFor(m, ep, prov)
+	if p == nil {
+		return note(why)
+	}
+	q, v, ok := harness.Prepare(h.Device(), hm.SHA256, p.Output, p.Reference)
+	if !ok {
+		return note("the traced run: " + v.Message)
+	}
+	rep := h.Run(ctx, q)
+	if rep.Buffers == nil {
+		return note("the traced dispatch: " + rep.Verdict.Message)
+	}
+	o, err := p.Read(rep.Buffers)
+	if err != nil {
+		return note("the trace: " + err.Error())
+	}
+	if r, beyond := o.Beyond(codes.EmulatorMismatch); beyond {
+		return nil, r
+	}
+	mode := harness.Mode{Substitution: o.Substitution(), InputFamily: prov.InputFamily, From: prov}
+	ref, err := h.ReferenceIn(ctx, hm, mode)
+	if err != nil {
+		return note("the substituted reference: " + err.Error())
+	}
+	return &Traced{Reference: ref, Mode: mode, Outcome: o}, pipeline.Result{}
+}
+
+// NoReference is the unjudged result of a function the CPU reference
+// cannot run (code emulator/no-reference, detail the reason's kind and the
+// thing it names), listing everything the reference would need.
+func NoReference(nj *cpuref.NotJudgeableError) pipeline.Result {
+	// The row keeps an unjudged stage's code and message only
+	// (status_reason), so the message starts with the detail.
+	r := pipeline.Result{Status: pipeline.Unjudged, Code: codes.EmulatorNoReference, Detail: nj.Kind}
+	if nj.Detail != "" {
+		r.Detail += " " + nj.Detail
+	}
+	r.Message = r.Detail + ": " + nj.Reason
+	// Everything the reference would need, so that `airpipe features`
+	// ranks what would let it judge the most modules.
+	for _, b := range append([]string{nj.Blocker()}, nj.Also...) {
+		r.Missing = append(r.Missing, pipeline.Finding{Code: codes.EmulatorNoReference, Detail: b})
+	}
+	return r
+}

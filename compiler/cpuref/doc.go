@@ -145,7 +145,7 @@
 // air.is_null_texture_* (nulltexture.go) is a null-pointer test: false for
 // every texture argument.
 //
-// Undefined values (undef.go): when a function body uses undef scalars or vectors, the
+// Undefined values (undef.go): when a function body uses undef scalars, vectors or aggregates of them, the
 // reference is built and run a second time with each fixed to another constant; an output
 // that changes depends on a value LLVM and Metal leave undefined (KindUndefined).
 //

@@ -15,19 +15,25 @@ import (
 // a function that returns or stores a value reaching it — e.g. a switch's default arm
 // feeding a phi's undef, as in a texture-type dispatch where no case holds — computes
 // nothing Metal defines, and the device's value would be compared with an arbitrary one.
-// So when the host module's function bodies use undef scalars or vectors, the reference is
-// built a second time with each of them replaced by a fixed, unlikely constant
-// (undefConstant) and run on the same inputs; outputs that differ are set aside as
-// KindUndefined. An undef that reaches no output (an insertelement base every lane of
-// which is overwritten, an unselected shufflevector operand) changes nothing. Shufflevector
-// lines are left alone (a mask element must stay a constant index or undef), and so are
-// aggregates, poison and undef in globals: an output reaching only those is not detected.
+// So when the host module's function bodies use undef scalars, vectors or aggregates of
+// them, the reference is built a second time with each of them replaced by a fixed,
+// unlikely constant (undefConstant; an aggregate's members each theirs) and run on the same
+// inputs; outputs that differ are set aside as KindUndefined. An undef that reaches no
+// output (an insertelement or insertvalue base every lane or member of which is
+// overwritten, an unselected shufflevector operand) changes nothing; one that does is e.g.
+// a fragment function's returned struct whose [[color(n)]] member is never inserted.
+// Shufflevector lines are left alone (a mask element must stay a constant index or undef),
+// and so are aggregates holding pointers or opaque types, poison and undef in globals: an
+// output reaching only those is not detected.
 
 // KindUndefined sets aside a function whose outputs depend on an undef value.
 const KindUndefined = "undefined-value"
 
 // undefOperand matches an undef operand after its scalar or vector type.
 var undefOperand = regexp.MustCompile(`(<(\d+) x (i\d+|half|bfloat|float|double)>|\b(i\d+|half|bfloat|float|double)) undef\b`)
+
+// scalarOrVector matches a whole scalar or vector type that has an undefConstant.
+var scalarOrVector = regexp.MustCompile(`^(<(\d+) x (i\d+|half|bfloat|float|double)>|(i\d+|half|bfloat|float|double))$`)
 
 // phiType matches a phi's result type, whose incoming values carry no type of their own.
 var phiType = regexp.MustCompile(`= phi (?:[a-z]+ )*(<\d+ x (?:i\d+|half|bfloat|float|double)>|i\d+|half|bfloat|float|double) \[`)
@@ -74,6 +80,7 @@ func atoiDefault(s string) int {
 // replaced by its undefConstant; changed reports whether there was one.
 func undefVariant(host string) (variant string, changed bool) {
 	lines := strings.Split(host, "\n")
+	named := namedTypes(lines)
 	for i, l := range lines {
 		if !strings.HasPrefix(l, "  ") || !strings.Contains(l, "undef") || strings.Contains(l, "shufflevector") {
 			continue
@@ -85,11 +92,203 @@ func undefVariant(host string) (variant string, changed bool) {
 		if p := phiType.FindStringSubmatch(n); p != nil && strings.Contains(n, "[ undef,") {
 			n = strings.ReplaceAll(n, "[ undef,", "[ "+typedUndef(p[1])+",")
 		}
+		n = aggregateUndefs(n, named)
 		if n != l {
 			lines[i], changed = n, true
 		}
 	}
 	return strings.Join(lines, "\n"), changed
+}
+
+// namedTypes maps each identified struct type the module defines ("%struct.S = type { ... }")
+// to its body.
+func namedTypes(lines []string) map[string]string {
+	named := map[string]string{}
+	for _, l := range lines {
+		if !strings.HasPrefix(l, "%") {
+			continue
+		}
+		name, body, ok := strings.Cut(l, " = type ")
+		if ok {
+			named[name] = strings.TrimSpace(body)
+		}
+	}
+	return named
+}
+
+// aggregateUndefs replaces, in one body line, every undef operand of a struct, packed struct,
+// array or identified struct type (after its type, or as a phi's incoming value) by the
+// aggregate of its members' undefConstants. An aggregate holding a member with no such
+// constant (a pointer, an opaque type) is left as it is.
+func aggregateUndefs(l string, named map[string]string) string {
+	var b strings.Builder
+	rest := l
+	for {
+		i := undefWord(rest)
+		if i < 0 {
+			b.WriteString(rest)
+			return b.String()
+		}
+		before := rest[:i]
+		ty := trailingAggregateType(before)
+		if ty == "" && strings.HasSuffix(before, "[ ") {
+			ty = phiAggregateType(l)
+		}
+		c, ok := "", false
+		if ty != "" {
+			c, ok = aggregateConstant(ty, named, 0)
+		}
+		b.WriteString(before)
+		if ok {
+			b.WriteString(c)
+		} else {
+			b.WriteString("undef")
+		}
+		rest = rest[i+len("undef"):]
+	}
+}
+
+// undefWord is the index of the first "undef" in s that stands as a word, or -1.
+func undefWord(s string) int {
+	for off := 0; ; {
+		i := strings.Index(s[off:], "undef")
+		if i < 0 {
+			return -1
+		}
+		i += off
+		end := i + len("undef")
+		if (i == 0 || !isIdentByte(s[i-1])) && (end == len(s) || !isIdentByte(s[end])) {
+			return i
+		}
+		off = end
+	}
+}
+
+func isIdentByte(c byte) bool { return isIdent(c) || c == '%' || c == '@' }
+
+// trailingAggregateType is the aggregate type that s (the text before an undef) ends with,
+// then a space: a bracketed struct or array type, or an identified struct's name; "" when it
+// ends with none.
+func trailingAggregateType(s string) string {
+	if !strings.HasSuffix(s, " ") {
+		return ""
+	}
+	s = s[:len(s)-1]
+	if s == "" {
+		return ""
+	}
+	switch s[len(s)-1] {
+	case '}', ']', '>':
+		depth := 0
+		for j := len(s) - 1; j >= 0; j-- {
+			switch s[j] {
+			case '}', ']', '>':
+				depth++
+			case '{', '[', '<':
+				depth--
+			}
+			if depth == 0 {
+				ty := s[j:]
+				if ty[0] == '<' && !strings.HasPrefix(ty, "<{") {
+					return "" // a vector: undefOperand's
+				}
+				return ty
+			}
+		}
+		return ""
+	}
+	j := strings.LastIndexByte(s, ' ') + 1
+	if strings.HasPrefix(s[j:], "%") {
+		return s[j:]
+	}
+	return ""
+}
+
+// phiAggregateType is the result type of the phi on line l when it is an aggregate, else "".
+func phiAggregateType(l string) string {
+	_, after, ok := strings.Cut(l, "= phi ")
+	if !ok {
+		return ""
+	}
+	for {
+		w, rest, _ := strings.Cut(after, " ")
+		if !fastMathFlag(w) {
+			break
+		}
+		after = rest
+	}
+	if n := typeLen(after); n > 0 {
+		ty := after[:n]
+		if strings.HasPrefix(ty, "{") || strings.HasPrefix(ty, "<{") || strings.HasPrefix(ty, "[") || strings.HasPrefix(ty, "%") {
+			return ty
+		}
+	}
+	return ""
+}
+
+func fastMathFlag(w string) bool {
+	switch w {
+	case "fast", "nnan", "ninf", "nsz", "arcp", "contract", "afn", "reassoc":
+		return true
+	}
+	return false
+}
+
+// aggregateConstant is the constant of type ty with every scalar undefConstant; ok is false
+// for a type holding something else (a pointer, an opaque or unknown type).
+func aggregateConstant(ty string, named map[string]string, depth int) (c string, ok bool) {
+	ty = strings.TrimSpace(ty)
+	if depth > 16 {
+		return "", false
+	}
+	switch {
+	case strings.HasPrefix(ty, "%"):
+		body, ok := named[ty]
+		if !ok {
+			return "", false
+		}
+		return aggregateConstant(body, named, depth+1)
+	case strings.HasPrefix(ty, "<{") && strings.HasSuffix(ty, "}>"):
+		return structConstant(ty[2:len(ty)-2], "<{ ", " }>", named, depth)
+	case strings.HasPrefix(ty, "{") && strings.HasSuffix(ty, "}"):
+		return structConstant(ty[1:len(ty)-1], "{ ", " }", named, depth)
+	case strings.HasPrefix(ty, "[") && strings.HasSuffix(ty, "]"):
+		n, et, found := strings.Cut(ty[1:len(ty)-1], " x ")
+		count := atoiDefault(strings.TrimSpace(n))
+		if !found || count == 0 {
+			return "", false
+		}
+		ec, ok := aggregateConstant(et, named, depth+1)
+		if !ok {
+			return "", false
+		}
+		et = strings.TrimSpace(et)
+		lanes := make([]string, count)
+		for i := range lanes {
+			lanes[i] = et + " " + ec
+		}
+		return "[" + strings.Join(lanes, ", ") + "]", true
+	case scalarOrVector.MatchString(ty):
+		return typedUndef(ty), true
+	}
+	return "", false
+}
+
+// structConstant is the constant of a struct whose member list is body, between open and close.
+func structConstant(body, open, close string, named map[string]string, depth int) (string, bool) {
+	ms := splitTop(body)
+	if len(ms) == 0 {
+		return "", false
+	}
+	parts := make([]string, len(ms))
+	for i, m := range ms {
+		c, ok := aggregateConstant(m, named, depth+1)
+		if !ok {
+			return "", false
+		}
+		parts[i] = m + " " + c
+	}
+	return open + strings.Join(parts, ", ") + close, true
 }
 
 // checkUndefined builds the undef variant of host, when it has one, and runs it on inputs

@@ -19,7 +19,16 @@ func TestUndefVariant(t *testing.T) {
 		{"  %s = select i1 %c, i1 undef, i1 %d", "  %s = select i1 %c, i1 true, i1 %d"},
 		{"  %s = shufflevector <2 x float> %a, <2 x float> undef, <4 x i32> <i32 0, i32 undef, i32 1, i32 1>", ""},
 		{"@g = internal global i32 undef", ""},
-		{"  %x = insertvalue { i32, float } undef, i32 1, 0", ""},
+		{"  %x = insertvalue { i32, float } undef, i32 1, 0", "  %x = insertvalue { i32, float } { i32 -91, float -1.360000e+02 }, i32 1, 0"},
+		{"  %x = insertvalue <{ <2 x half>, i8 }> undef, i8 1, 1", "  %x = insertvalue <{ <2 x half>, i8 }> <{ <2 x half> <half -1.360000e+02, half -1.360000e+02>, i8 -91 }>, i8 1, 1"},
+		{"  %x = insertvalue [2 x { i1 }] undef, { i1 } %e, 0", "  %x = insertvalue [2 x { i1 }] [{ i1 } { i1 true }, { i1 } { i1 true }], { i1 } %e, 0"},
+		{"%struct.S = type { float, [1 x i16] }\n  %x = insertvalue %struct.S undef, float 1.0, 0", "%struct.S = type { float, [1 x i16] }\n  %x = insertvalue %struct.S { float -1.360000e+02, [1 x i16] [i16 -91] }, float 1.0, 0"},
+		{"  %r = phi fast { float, i32 } [ %a, %x ], [ undef, %y ]", "  %r = phi fast { float, i32 } [ %a, %x ], [ { float -1.360000e+02, i32 -91 }, %y ]"},
+		{"  ret <{ i32, i32 }> undef", "  ret <{ i32, i32 }> <{ i32 -91, i32 -91 }>"},
+		// Pointers, unknown named types and undef that is part of a name stay.
+		{"  %x = insertvalue { ptr, i32 } undef, i32 1, 1", ""},
+		{"  %x = insertvalue %struct.Unknown undef, i32 1, 1", ""},
+		{"  %x = insertvalue { i32 } %undef, i32 1, 0", ""},
 	} {
 		got, changed := undefVariant(c.in)
 		if c.want == "" {
@@ -58,4 +67,36 @@ func TestUndefOutput(t *testing.T) {
 	if !errors.As(err, &nj) || nj.Kind != KindUndefined || !strings.Contains(nj.Reason, "buffer 1") {
 		t.Fatalf("got %v, want %s naming buffer 1", err, KindUndefined)
 	}
+}
+
+// TestUndefTarget runs a fragment function whose returned struct never sets its render
+// target 2 member (the insertvalue chain's undef base): that target is set aside as
+// undefined, and with the member set the same function runs and keeps its destination.
+func TestUndefTarget(t *testing.T) {
+	needTools(t)
+	ll := readFixture(t, "testdata/undef_target.ll")
+	set := "  %r2 = insertvalue <{ <4 x half>, i32, <4 x half> }> %r1, <4 x half> %dst2, 2\n  ret <{ <4 x half>, i32, <4 x half> }> %r2"
+	res, err := RunText(context.Background(), strings.Replace(ll, "MEMBER2", set, 1), "undef_target", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, o := range res.Outputs {
+		if o.Index == RenderTargetBase+2 {
+			found = true
+			want := DestinationWords(2, 'f')
+			if got := binary.LittleEndian.Uint32(o.Bytes); got != want[0] {
+				t.Errorf("render target 2 word 0 = %#x, want the destination %#x", got, want[0])
+			}
+		}
+	}
+	if !found {
+		t.Fatal("no render target 2 in the outputs")
+	}
+	_, err = RunText(context.Background(), strings.Replace(ll, "MEMBER2", "  ret <{ <4 x half>, i32, <4 x half> }> %r1", 1), "undef_target", Options{})
+	var nj *NotJudgeableError
+	if !errors.As(err, &nj) || nj.Kind != KindUndefined || !strings.Contains(nj.Reason, "render target 2") {
+		t.Fatalf("got %v, want %s naming render target 2", err, KindUndefined)
+	}
+	t.Log(nj.Reason)
 }

@@ -65,6 +65,10 @@ type mathOp struct {
 	// float operation where Table 8.1 asks more than GLSL's instruction
 	// gives.
 	precise func(t *translator, ty air.Type, args []spirv.ID) spirv.ID
+	// fast, when set, lowers the fast form (fast_ prefix) of a float
+	// operation that Table 8.2 defines as a composition GLSL's
+	// instruction does not follow.
+	fast func(t *translator, ty air.Type, args []spirv.ID) spirv.ID
 }
 
 // mathOps is the one table from air.* math names (without fast_/precise_
@@ -77,7 +81,7 @@ var mathOps = map[string]mathOp{
 	"exp": {glsl: spirv.GLSLExp, arity: 1}, "exp2": {glsl: spirv.GLSLExp2, arity: 1},
 	"log": {glsl: spirv.GLSLLog, arity: 1}, "log2": {glsl: spirv.GLSLLog2, arity: 1},
 	"sin": {glsl: spirv.GLSLSin, arity: 1}, "cos": {glsl: spirv.GLSLCos, arity: 1}, "tan": {glsl: spirv.GLSLTan, arity: 1},
-	"asin": {glsl: spirv.GLSLAsin, arity: 1}, "acos": {glsl: spirv.GLSLAcos, arity: 1}, "atan": {glsl: spirv.GLSLAtan, arity: 1},
+	"asin": {arity: 1, lower: lowerAsin}, "acos": {arity: 1, lower: lowerAcos}, "atan": {arity: 1, lower: lowerAtan},
 	"sinh": {glsl: spirv.GLSLSinh, arity: 1}, "cosh": {glsl: spirv.GLSLCosh, arity: 1}, "tanh": {glsl: spirv.GLSLTanh, arity: 1},
 	"asinh": {glsl: spirv.GLSLAsinh, arity: 1}, "acosh": {glsl: spirv.GLSLAcosh, arity: 1}, "atanh": {glsl: spirv.GLSLAtanh, arity: 1},
 	"pow": {glsl: spirv.GLSLPow, arity: 2}, "powr": {glsl: spirv.GLSLPow, arity: 2},
@@ -89,7 +93,7 @@ var mathOps = map[string]mathOp{
 	"fmod": {core: spirv.OpFRem, arity: 2},
 	"dfdx": {core: spirv.OpDPdx, arity: 1}, "dfdy": {core: spirv.OpDPdy, arity: 1}, "fwidth": {core: spirv.OpFwidth, arity: 1},
 	"saturate": {arity: 1, lower: lowerSaturate}, "round": {arity: 1, lower: lowerRound},
-	"sign": {arity: 1, lower: lowerSign}, "atan2": {arity: 2, lower: lowerAtan2},
+	"sign": {arity: 1, lower: lowerSign}, "atan2": {arity: 2, lower: lowerAtan2, fast: lowerFastAtan2},
 	"exp10": {arity: 1, lower: lowerExp10}, "log10": {arity: 1, lower: lowerLog10},
 	"min.u": {glsl: spirv.GLSLUMin, arity: 2, kind: mathUnsigned}, "min.s": {glsl: spirv.GLSLSMin, arity: 2, kind: mathSigned},
 	"max.u": {glsl: spirv.GLSLUMax, arity: 2, kind: mathUnsigned}, "max.s": {glsl: spirv.GLSLSMax, arity: 2, kind: mathSigned},
@@ -286,6 +290,9 @@ func (t *translator) intrinsic(c *air.Call, name string) (spirv.ID, bool) {
 	}
 	if m.precise != nil && !strings.HasPrefix(op, "fast_") && scalarBits(air.Scalar(ty)) == 32 {
 		return m.precise(t, ty, args), true
+	}
+	if m.fast != nil && strings.HasPrefix(op, "fast_") && scalarBits(air.Scalar(ty)) == 32 {
+		return m.fast(t, ty, args), true
 	}
 	if wide, ok := halfInFloat(base, ty); ok {
 		// Evaluated in float and rounded once to half.
@@ -551,7 +558,7 @@ func (t *translator) llvmIntrinsic(c *air.Call, name string) (spirv.ID, bool) {
 	for i := range args {
 		args[i] = t.value(c.Args[i])
 	}
-	m.lower, m.precise = nil, nil // only glsl, core and arity (llvmMath)
+	m.lower, m.precise, m.fast = nil, nil, nil // only glsl, core and arity (llvmMath)
 	if wide, ok := halfInFloat(llvmMath[base], c.Type()); ok {
 		for i := range args {
 			args[i] = t.f.Op(spirv.OpFConvert, t.typ(wide), args[i])

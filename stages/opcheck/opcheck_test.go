@@ -240,3 +240,57 @@ func TestRsqrtCorrectlyRounded(t *testing.T) {
 		t.Errorf("a result one ULP off: %s, want %s", res.Verdict, VerdictFail)
 	}
 }
+
+// TestInverseTrigWithinBound sweeps the translator's asin, acos, atan and
+// fast atan2 (compiler/translate/invtrig.go) on lavapipe: every 61st float
+// of ±[2^-6, 1] (asin, acos), every 401st of ±[2^-6, 2^30] (atan), y/x pairs
+// around 1 and across the exponent range (atan2), each within its own
+// row, fast and precise — where GLSL's instructions were 55 to 3,630 ulp
+// off. A result 6 ulp off is caught.
+func TestInverseTrigWithinBound(t *testing.T) {
+	d := lavapipe(t)
+	sweep := func(lo, hi float32, step uint32) [][]uint64 {
+		var cases [][]uint64
+		for b := math.Float32bits(lo); b <= math.Float32bits(hi); b += step {
+			cases = append(cases, []uint64{uint64(b)}, []uint64{uint64(b) | 1<<31})
+		}
+		return cases
+	}
+	unit, wide := sweep(0x1p-6, 1, 61), sweep(0x1p-6, 0x1p30, 401)
+	var pairs [][]uint64
+	for i, y := range wide {
+		if i%7 == 0 {
+			for _, x := range [][]uint64{{0x3f800000}, {0xbf800000}, unit[i%len(unit)], wide[(i*7)%len(wide)]} {
+				pairs = append(pairs, []uint64{y[0], x[0]})
+			}
+		}
+	}
+	for _, tc := range []struct {
+		name  string
+		cases [][]uint64
+		worst float64 // the measured worst, ulp, rounded up
+	}{
+		{"air.fast_asin.f32", unit, 2.5}, {"air.asin.f32", unit, 2.5},
+		{"air.fast_acos.f32", unit, 1.5}, {"air.acos.f32", unit, 1.5},
+		{"air.fast_atan.f32", wide, 2}, {"air.atan.f32", wide, 2},
+		{"air.fast_atan2.f32", pairs, 3},
+		{"air.fast_acos.v2f32", unit[:len(unit)/4], 1.5},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			op, err := ParseOp(tc.name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := &Runner{Dev: d, Name: "lavapipe", Cases: tc.cases}
+			res := r.Check(context.Background(), op)
+			if res.Verdict != VerdictPass || res.WorstULP > tc.worst || res.Cases < len(tc.cases)/2 {
+				t.Fatalf("%s over %d of %d cases: worst %g ulp (bound %s): %s", res.Verdict, res.Cases, len(tc.cases), res.WorstULP, res.Bound.Text, res.Detail)
+			}
+			t.Logf("%d cases, worst %.3g ulp", res.Cases, res.WorstULP)
+			r.Break = func(op *Op, k int, w []uint64) { w[len(w)/3] += 6 }
+			if res := r.Check(context.Background(), op); res.Verdict != VerdictFail {
+				t.Errorf("a result 6 ULP off: %s, want %s", res.Verdict, VerdictFail)
+			}
+		})
+	}
+}

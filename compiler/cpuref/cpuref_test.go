@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"os/exec"
@@ -577,6 +578,75 @@ func TestFMax3(t *testing.T) {
 		}
 		if got := math.Float32frombits(word(out, 64+x)); got != wantMin {
 			t.Errorf("thread %d: fmin3(1, %g, -2) = %g, want %g", x, f, got, wantMin)
+		}
+	}
+}
+
+// TestConvertBool: air.convert to i1 is C++'s conversion to bool (x != 0,
+// a NaN true), which is how the Metal front end lowers `if (f)` on a float
+// (SDL's `if (scRGB_output)`); from i1 it is bool's promotion to 0 or 1.
+// A truncating or saturating conversion (what an ordinary float-to-integer
+// conversion is) makes 2e-18, 0.5 and -3 false and 2 (an integer) false:
+// this test fails with it.
+func TestConvertBool(t *testing.T) {
+	needTools(t)
+	cases := []struct {
+		call string
+		want uint32
+	}{
+		{"i1 @air.convert.u.i1.f.f32(float 0x3C43B8B5C0000000)", 1}, // 2.1e-18
+		{"i1 @air.convert.u.i1.f.f32(float 5.000000e-01)", 1},
+		{"i1 @air.convert.u.i1.f.f32(float -3.000000e+00)", 1},
+		{"i1 @air.convert.u.i1.f.f32(float 0x7FF8000000000000)", 1}, // NaN
+		{"i1 @air.convert.u.i1.f.f32(float -0.000000e+00)", 0},
+		{"i1 @air.convert.u.i1.f.f32(float 0.000000e+00)", 0},
+		{"i1 @air.convert.s.i1.f.f16(half 0xH3800)", 1}, // 0.5
+		{"i1 @air.convert.u.i1.u.i32(i32 2)", 1},
+		{"i1 @air.convert.u.i1.s.i32(i32 -256)", 1},
+		{"i1 @air.convert.u.i1.u.i32(i32 0)", 0},
+	}
+	promotions := []struct {
+		call string
+		want uint32
+	}{
+		{"i32 @air.convert.s.i32.s.i1(i1 true)", 1},
+		{"i32 @air.convert.u.i32.u.i1(i1 true)", 1},
+		{"float @air.convert.f.f32.s.i1(i1 true)", math.Float32bits(1)},
+		{"float @air.convert.f.f32.u.i1(i1 false)", 0},
+	}
+	var body, decls strings.Builder
+	declared := map[string]bool{}
+	declare := func(call string) {
+		ret, rest, _ := strings.Cut(call, " ")
+		name, arg, _ := strings.Cut(rest, "(")
+		argType, _, _ := strings.Cut(arg, " ")
+		if !declared[name] {
+			declared[name] = true
+			fmt.Fprintf(&decls, "declare %s %s(%s)\n", ret, name, argType)
+		}
+	}
+	for i, c := range cases {
+		declare(c.call)
+		fmt.Fprintf(&body, "  %%b%d = call %s\n  %%z%d = zext i1 %%b%d to i32\n  %%q%d = getelementptr inbounds i32, ptr addrspace(1) %%out, i64 %d\n  store i32 %%z%d, ptr addrspace(1) %%q%d\n", i, c.call, i, i, i, 32+i, i, i)
+	}
+	for i, c := range promotions {
+		declare(c.call)
+		ret, _, _ := strings.Cut(c.call, " ")
+		fmt.Fprintf(&body, "  %%r%d = call %s\n  %%w%d = bitcast %s %%r%d to i32\n  %%s%d = getelementptr inbounds i32, ptr addrspace(1) %%out, i64 %d\n  store i32 %%w%d, ptr addrspace(1) %%s%d\n", i, c.call, i, ret, i, i, 64+i, i, i)
+	}
+	res, err := RunText(context.Background(), variant("kernel", decls.String(), "", body.String(), ""), "k", oneThread)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := res.Outputs[0].Bytes
+	for i, c := range cases {
+		if got := binary.LittleEndian.Uint32(out[4*(32+i):]); got != c.want {
+			t.Errorf("%s: got %d, want %d", c.call, got, c.want)
+		}
+	}
+	for i, c := range promotions {
+		if got := binary.LittleEndian.Uint32(out[4*(64+i):]); got != c.want {
+			t.Errorf("%s: got %#x, want %#x", c.call, got, c.want)
 		}
 	}
 }

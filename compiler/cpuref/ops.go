@@ -19,7 +19,7 @@ import (
 // ExactOps names the families; the type suffix is read from the module's own
 // declaration.
 var ExactOps = []string{
-	"air.convert.* (integer↔integer: zext/sext/trunc; integer→float: uitofp/sitofp, round to nearest even; float→float: fpext/fptrunc; float→integer: round toward zero, saturating, NaN→0 — llvm.fpto[su]i.sat)",
+	"air.convert.* (to bool: x != 0, a NaN true; from bool: 0 or 1; integer↔integer: zext/sext/trunc; integer→float: uitofp/sitofp, round to nearest even; float→float: fpext/fptrunc; float→integer: round toward zero, saturating, NaN→0 — llvm.fpto[su]i.sat)",
 	"air.min.[su].* / air.max.[su].* (integer compare and select)",
 	"air.fmin/fmax (and fast_): llvm.minnum/maxnum (C fminf/fmaxf: a NaN operand yields the other); fmin3/fmax3 as two of them, fmax(fmax(x, y), z)",
 	"air.fabs, floor, ceil, trunc, rint, round (and fast_): llvm.fabs/floor/ceil/trunc/rint/round (C fabsf, floorf, ceilf, truncf, rintf, roundf)",
@@ -282,12 +282,27 @@ func intAbsBody(t string, signed bool) string {
 	return fmt.Sprintf("  %%r = call %s @llvm.abs.%s(%s %%a0, i1 false)\n  ret %s %%r\n", t, mangle(t), t, t)
 }
 
-// convertBody defines air.convert.<dk>.<dt>.<sk>.<st>.
+// convertBody defines air.convert.<dk>.<dt>.<sk>.<st>. A conversion to
+// i1 is C++'s conversion to bool, which the Metal front end lowers to it
+// (SDL's `if (scRGB_output)` on a float is air.convert.u.i1.f.f32): true
+// for every non-zero value, a NaN included (x != 0), never a truncation
+// (which would make 0.5 or 2 false). A conversion from i1 is bool's
+// promotion: false 0, true 1, whatever kind the name gives the source.
 func convertBody(dst, src, dk, sk string) string {
 	df, sf := isFloatType(dst), isFloatType(src)
 	db, sb := elemBits(dst), elemBits(src)
 	if db == 0 || sb == 0 || vecLen(dst) != vecLen(src) || dk == "b" || sk == "b" {
 		return ""
+	}
+	if db == 1 && !df && sb > 1 {
+		cmp := "icmp ne"
+		if sf {
+			cmp = "fcmp une"
+		}
+		return fmt.Sprintf("  %%r = %s %s %%a0, zeroinitializer\n  ret %s %%r\n", cmp, src, dst)
+	}
+	if sb == 1 && !sf {
+		sk = "u"
 	}
 	var inst string
 	switch {

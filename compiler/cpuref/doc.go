@@ -20,11 +20,12 @@
 //     C, so no vector or struct is ever passed through the C calling convention
 //     (the trap seed 003 records: "243 differ" that were an ABI mismatch).
 //  4. llc-19 compiles it (after opt-19 --strip-debug when it carries Apple's
-//     debug info, which crashes llc's DWARF writer), ld links it into a shared
-//     object, and the harness (harness_c.txt, compiled once into an executable:
-//     harness.go) loads it and runs in a child process (its own process group,
-//     a time limit, RLIMIT_DATA) over the grid — threadgroup by threadgroup,
-//     thread by thread — with buffers in and out through files.
+//     debug info, which crashes llc's DWARF writer, and -passes=bounds-checking
+//     when it has private or threadgroup arrays: bounds.go), ld links it into a
+//     shared object, and the harness (harness_c.txt, compiled once into an
+//     executable: harness.go) loads it and runs in a child process (its own
+//     process group, a time limit, RLIMIT_DATA) over the grid — threadgroup by
+//     threadgroup, thread by thread — with buffers in and out through files.
 //
 // The grid follows the kernel's shape (GridFor): a kernel taking a scalar
 // thread position runs over a line of 16 threads, a 2-D one over 4×4 (2×2
@@ -51,7 +52,9 @@
 // (1 GiB before, 68 GiB after) and ends on a page boundary, with canary bytes
 // up to the next 16-byte boundary: a kernel that, on the pattern-filled
 // inputs, reaches outside its buffers is reported as KindOutOfBounds instead
-// of silently reading other memory. Denormals are flushed (MXCSR FTZ+DAZ)
+// of silently reading other memory; a load or store outside a private
+// (alloca) or threadgroup array is caught by LLVM's bounds-checking pass and
+// reported the same way (bounds.go). Denormals are flushed (MXCSR FTZ+DAZ)
 // when the module says air.compile.denorms_disable, as Metal does.
 //
 // Fragment functions (fragment.go) run once per pixel of a 4×4 target: the

@@ -573,28 +573,19 @@ func build(ctx context.Context, dir, host string, timeout time.Duration, fuse bo
 	if debug {
 		// Apple's debug info (DWARF language 61) crashes llc-19's DWARF
 		// writer; it carries no meaning the reference needs. Marked as of
-		// an old version, llc-19 drops it itself (debuginfo.go).
+		// an old version, llc-19 drops it itself (debuginfo.go); a module
+		// that states no version to mark opt-19 strips (checkBounds).
 		if text, ok := withoutDebugInfo(host); ok {
 			host, debug = text, false
 		}
 	}
+	host = ownTraps(host)
 	if err := os.WriteFile(ll, []byte(host), 0o644); err != nil {
 		return program{}, err
 	}
-	if debug {
-		// The module states no version to mark: opt-19 strips it.
-		stripped := filepath.Join(dir, "kernel.bc")
-		out, err := proc.Run(ctx, proc.Spec{Path: "opt-19", Args: []string{"--strip-debug", "-o", stripped, ll}, Timeout: timeout, MemoryLimit: 4 << 30})
-		if errors.Is(err, proc.ErrNotFound) {
-			return program{}, fmt.Errorf("%w: opt-19 is not installed", ErrUnavailable)
-		}
-		if err != nil {
-			return program{}, err
-		}
-		if out.ExitCode != 0 {
-			return program{}, notJudgeable(KindCompile, "opt-19", "opt-19 --strip-debug refused the retargeted module (%s): %s", out.Describe(), firstLine(out.Tail(20)))
-		}
-		ll = stripped
+	ll, err = checkBounds(ctx, dir, ll, host, debug, timeout)
+	if err != nil {
+		return program{}, err
 	}
 	obj := filepath.Join(dir, "kernel.o")
 	args := []string{"-O2", "-mcpu=x86-64", "-relocation-model=pic", "-filetype=obj", "-o", obj, ll}
@@ -670,6 +661,8 @@ func execute(ctx context.Context, dir string, prog program, k *Kernel, inputs []
 		return nil, notJudgeable(KindOutOfBounds, "texture read", "on the pattern-filled inputs the shader reads a texture outside its %d-texel extent, layer, face or mip level, which a GPU leaves undefined", TextureExtent)
 	case out.ExitCode == 3 && strings.Contains(out.Tail(3), "texture write"):
 		return nil, notJudgeable(KindOutOfBounds, "texture write", "on the pattern-filled inputs the shader writes a texture outside its %d×%d texels or mip level, which a GPU leaves undefined", TextureExtent, TextureExtent)
+	case out.ExitCode == 3 && strings.Contains(out.Tail(3), "array access"):
+		return nil, notJudgeable(KindOutOfBounds, "private or threadgroup array", "on the pattern-filled inputs the kernel loads or stores outside a private or threadgroup array, which LLVM and Metal leave undefined (a GPU lays those arrays out otherwise)")
 	case out.ExitCode == 3:
 		return nil, notJudgeable(KindOutOfBounds, "", "on the pattern-filled inputs the kernel touches memory outside its buffers, which a GPU leaves undefined")
 	case out.ExitCode == 6 && strings.Contains(out.Tail(3), "sampler"):

@@ -18,7 +18,7 @@ import (
 )
 
 // emulatorVersion changes whenever the emulator stage's verdicts change.
-const emulatorVersion = "12"
+const emulatorVersion = "13"
 
 // Emulator codes (append-only; documented in docs/codes.md).
 const (
@@ -68,6 +68,13 @@ const (
 	// ran the module (a driver crash); the detail is the signal or exit
 	// status.
 	CodeEmulatorCrash = codes.EmulatorDriverCrash
+	// CodeEmulatorDenormalDependent (unjudged): the output matches none of
+	// the references the AIR permits (float denormals flushed or kept in a
+	// module that disables them; fused or unfused multiply-adds where it
+	// permits contraction), but only at words where those references differ
+	// from each other, some between flushing and keeping denormals. The
+	// detail is the first such word.
+	CodeEmulatorDenormalDependent = codes.EmulatorDenormalDependent
 )
 
 // EmulatorOptions configure the emulator stage.

@@ -204,5 +204,6 @@ func Substitute(ctx context.Context, prov *Result, sub *Substitution, opts Optio
 	}
 	res := *prov
 	res.Program, res.Provisional, res.Outputs, res.Substituted = nil, false, outs, stats
+	res.DenormalsPreserved = opts.PreserveDenormals && prov.Kernel.DenormsDisabled
 	return &res, nil
 }

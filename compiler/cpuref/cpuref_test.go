@@ -650,3 +650,44 @@ func TestConvertBool(t *testing.T) {
 		}
 	}
 }
+
+// TestPreserveDenormals: a module compiled with denormals disabled runs
+// flushing them (MXCSR FTZ+DAZ) unless Options.PreserveDenormals asks for
+// the other answer MSL §8.5 permits; a module that keeps denormals keeps
+// them either way.
+func TestPreserveDenormals(t *testing.T) {
+	needTools(t)
+	body := `  %n = add i32 %gid, 1
+  %nf = uitofp i32 %n to float
+  %d = fmul float %nf, 0x3730000000000000
+  %up = fmul float %d, 0x4630000000000000
+  store float %up, ptr addrspace(1) %p, align 4`
+	disabled := strings.Replace(variant("kernel", "", "", body, ""), "!air.kernel = ", "!air.compile_options = !{!90}\n!90 = !{!\"air.compile.denorms_disable\"}\n!air.kernel = ", 1)
+	for _, c := range []struct {
+		name           string
+		ll             string
+		preserve, kept bool
+	}{
+		{"disabled", disabled, false, false},
+		{"disabled, preserved", disabled, true, true},
+		{"kept", variant("kernel", "", "", body, ""), false, true},
+		{"kept, preserved", variant("kernel", "", "", body, ""), true, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			res, err := RunText(context.Background(), c.ll, "k", Options{PreserveDenormals: c.preserve})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := uint32(0)
+			if c.kept {
+				want = math.Float32bits(float32(math.Ldexp(3, -40))) // thread 2: 3·2^-140·2^100
+			}
+			if got := binary.LittleEndian.Uint32(res.Outputs[0].Bytes[8:]); got != want {
+				t.Errorf("thread 2: got %#x, want %#x", got, want)
+			}
+			if res.DenormalsPreserved != (c.preserve && c.ll == disabled) {
+				t.Errorf("DenormalsPreserved %v", res.DenormalsPreserved)
+			}
+		})
+	}
+}

@@ -78,6 +78,14 @@ type Options struct {
 	// other execution that fast-math AIR permits. Run it only when
 	// Result.ContractAllowed says the module allows contraction.
 	FuseMulAdd bool
+	// PreserveDenormals runs a module that disables denormals
+	// (air.compile.denorms_disable, which the reference otherwise honours
+	// by flushing: MXCSR FTZ+DAZ) with them kept: MSL §8.5 lets a GPU flush
+	// a float denormal argument or result or keep it, so this is the other
+	// answer such a module permits (lavapipe keeps them; its float
+	// controls offer no flushing). Result.DenormalsPreserved says it
+	// applied.
+	PreserveDenormals bool
 	// SIMDWidth is the SIMD-group width of the device the reference is
 	// compared with (its Vulkan subgroupSize), 1 to MaxSIMDWidth; 0 when
 	// unknown, which sets aside a kernel using SIMD-group values or
@@ -145,6 +153,9 @@ type Result struct {
 	ContractAllowed bool
 	// Fused reports that this reference was built with fused multiply-adds.
 	Fused bool
+	// DenormalsPreserved reports that the module disables denormals and
+	// this reference kept them (Options.PreserveDenormals).
+	DenormalsPreserved bool `json:",omitempty"`
 	// Approximate names, sorted and as declared ("air.dot.v3f32"), the
 	// order-only operations (OrderOnlyOps) the module declares: the
 	// reference computes them in one canonical order, a GPU may sum or fuse
@@ -350,7 +361,7 @@ func runText(ctx context.Context, ll, entry string, opts Options, usesSIMD *bool
 	} else if n%uint32(opts.SIMDWidth) != 0 {
 		return nil, notJudgeable(KindSIMDGroup, "partial simdgroup", "threadgroups of %d threads are not whole SIMD-groups of %d lanes: which lanes a partial one has is the device's", n, opts.SIMDWidth)
 	}
-	res := &Result{Kernel: k, Grid: opts.Grid, LL: host, ContractAllowed: contractAllowed(t), Fused: opts.FuseMulAdd, Approximate: orderOnlyNames(decls), Derivatives: derivatives, SIMDWidth: opts.SIMDWidth,
+	res := &Result{Kernel: k, Grid: opts.Grid, LL: host, ContractAllowed: contractAllowed(t), Fused: opts.FuseMulAdd, DenormalsPreserved: opts.PreserveDenormals && k.DenormsDisabled, Approximate: orderOnlyNames(decls), Derivatives: derivatives, SIMDWidth: opts.SIMDWidth,
 		Substitutable: substitutable, Provisional: opts.approx && opts.Substitution == nil}
 	var total int64
 	for _, b := range k.Buffers {
@@ -619,7 +630,7 @@ func firstLine(s string) string {
 func execute(ctx context.Context, dir string, prog program, k *Kernel, inputs []Data, opts Options) ([]Data, error) {
 	g := opts.Grid
 	ftz := 0
-	if k.DenormsDisabled {
+	if k.DenormsDisabled && !opts.PreserveDenormals {
 		ftz = 1
 	}
 	var spec strings.Builder

@@ -39,15 +39,17 @@ func (h *Harness) Reference(ctx context.Context, m Module, fuse bool) (*cpuref.R
 	return h.ReferenceIn(ctx, m, Mode{Fuse: fuse})
 }
 
-// Mode is how a reference is built: with fused multiply-adds, and with a
-// kernel's approximate calls computed provisionally or substituted from a
-// device's records on a given input family (cpuref's Options of the same
-// names; stages/approxtrace).
+// Mode is how a reference is built: with fused multiply-adds, with the
+// denormals of a module that disables them kept, and with a kernel's
+// approximate calls computed provisionally or substituted from a device's
+// records on a given input family (cpuref's Options of the same names;
+// stages/approxtrace).
 type Mode struct {
-	Fuse         bool
-	Provisional  bool
-	Substitution *cpuref.Substitution
-	InputFamily  string
+	Fuse              bool
+	PreserveDenormals bool
+	Provisional       bool
+	Substitution      *cpuref.Substitution
+	InputFamily       string
 	// From is the provisional reference a substituted one runs the
 	// program of (cpuref.Substitute); when nil, or built with the other
 	// Fuse, the provisional reference is taken from the cache or computed.
@@ -56,7 +58,7 @@ type Mode struct {
 
 // ReferenceIn is Reference, built in mode.
 func (h *Harness) ReferenceIn(ctx context.Context, m Module, mode Mode) (*cpuref.Result, error) {
-	opts := cpuref.Options{BufferSize: h.opts.BufferSize, Timeout: h.opts.Timeout, FuseMulAdd: mode.Fuse, SIMDWidth: h.SIMDWidth(),
+	opts := cpuref.Options{BufferSize: h.opts.BufferSize, Timeout: h.opts.Timeout, FuseMulAdd: mode.Fuse, PreserveDenormals: mode.PreserveDenormals, SIMDWidth: h.SIMDWidth(),
 		ApproximateProvisional: mode.Provisional, Substitution: mode.Substitution, InputFamily: mode.InputFamily}
 	if m.Stage == air.Kernel {
 		// Fragment functions are drawn over 4×4 pixels and vertex functions
@@ -127,6 +129,9 @@ func referenceKey(m Module, opts cpuref.Options, version string) string {
 	}
 	if opts.InputFamily != "" {
 		key += "|family=" + opts.InputFamily
+	}
+	if opts.PreserveDenormals {
+		key += "|denormals=preserved"
 	}
 	return key
 }

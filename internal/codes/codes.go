@@ -397,6 +397,17 @@ const (
 	//
 	// Example detail: buffer 0 word 12
 	EmulatorApproximateUnmatched Code = "emulator/approximate-unmatched"
+
+	// EmulatorDenormalDependent (unjudged) is output that matches none of
+	// the references the AIR permits (float denormals flushed or kept, in
+	// a module compiled with air.compile.denorms_disable; multiply-adds
+	// fused or not where it permits contraction), but only at words where
+	// those references differ from each other, some of them between
+	// flushing and keeping denormals (MSL §8.5 lets a GPU do either,
+	// operation by operation). The detail is the first such word.
+	//
+	// Example detail: buffer 4 word 1
+	EmulatorDenormalDependent Code = "emulator/denormal-dependent"
 )
 
 // Device codes: the emulator's checks on a real GPU (--device). Each
@@ -470,6 +481,11 @@ const (
 	//
 	// Example detail: buffer 0 word 12
 	DeviceApproximateUnmatched Code = "device/approximate-unmatched"
+
+	// DeviceDenormalDependent is EmulatorDenormalDependent on a real GPU.
+	//
+	// Example detail: buffer 4 word 1
+	DeviceDenormalDependent Code = "device/denormal-dependent"
 )
 
 // onDevice pairs every emulator code with its device twin.
@@ -486,6 +502,7 @@ var onDevice = map[Code]Code{
 	EmulatorContractionDependent: DeviceContractionDependent,
 	EmulatorFastMathUndefined:    DeviceFastMathUndefined,
 	EmulatorApproximateUnmatched: DeviceApproximateUnmatched,
+	EmulatorDenormalDependent:    DeviceDenormalDependent,
 }
 
 // OnDevice is the device stage's code for a verdict the emulator's check

@@ -639,7 +639,7 @@ func execute(ctx context.Context, dir string, prog program, k *Kernel, inputs []
 		coop = 1
 	}
 	if coop == 1 || opts.threadgroups.Memory || opts.threadgroups.Atomic {
-		passes = 3
+		passes = 5
 	}
 	simd := max(opts.SIMDWidth, 1)
 	fmt.Fprintf(&spec, "groups %d %d %d threads %d %d %d ftz %d memory %d cooperative %d passes %d simd %d buffers %d\n",

@@ -47,11 +47,18 @@ import (
 // pointers: threads switch only at barriers, so each is trivially atomic, and
 // they mark the word as the global ones do.
 //
-// A kernel that calls a barrier or has threadgroup memory runs three times
-// from the same inputs (the harness's "passes 3"): threadgroup memory filled
+// A kernel that calls a barrier or has threadgroup memory runs five times
+// from the same inputs (the harness's "passes 5"): threadgroup memory filled
 // with 0x00 bytes and the threads in order (the output kept), filled with
-// 0xff, and 0x00 with the threads of every segment (a run between barriers)
-// in reverse order. An output that differs depends on threadgroup memory no
+// 0xff, 0x00 with the threads of every segment (a run between barriers)
+// in reverse order, then filled with 0x7b and with 0xfb — every float, half
+// and bfloat large and positive, then large and negative, which a min or a
+// max cannot both pass over as it passes over the zeros and the NaNs of the
+// first two (kolinko's findCutoff32 takes simd_min and simd_max of
+// threadgroup slots no thread wrote: over its zero values neither 0x00 nor
+// 0xff moved them, lavapipe's leftovers did; under 0x7b its search moves, and
+// shows its lanes reading a bound another lane wrote with no barrier
+// between, a write conflict). An output that differs depends on threadgroup memory no
 // thread wrote before reading, or on the order threads run between barriers
 // (a thread reading what another writes with no barrier between): both
 // undefined on a GPU, set aside as KindOrderDependent with Detail

@@ -172,6 +172,17 @@ done:
 		{"threadgroup memory read before any write", KindOrderDependent, "unwritten threadgroup memory", "", `  call void @air.wg.barrier(i32 2, i32 1)
   %x = load i32, ptr addrspace(3) %tp, align 4
   store i32 %x, ptr addrspace(1) %op, align 4`},
+		// A max (a min) over a word no thread wrote, with 0: the fills 0x00 and
+		// 0xff (a NaN, which maxnum passes over) both give 0; 0x7b (0xfb) does
+		// not. The extra fills of the harness catch them.
+		{"an unwritten threadgroup word under a max", KindOrderDependent, "unwritten threadgroup memory", "declare float @llvm.maxnum.f32(float, float)", `  call void @air.wg.barrier(i32 2, i32 1)
+  %x = load float, ptr addrspace(3) %tp, align 4
+  %m = call float @llvm.maxnum.f32(float %x, float 0.0)
+  store float %m, ptr addrspace(1) %op, align 4`},
+		{"an unwritten threadgroup word under a min", KindOrderDependent, "unwritten threadgroup memory", "declare float @llvm.minnum.f32(float, float)", `  call void @air.wg.barrier(i32 2, i32 1)
+  %x = load float, ptr addrspace(3) %tp, align 4
+  %m = call float @llvm.minnum.f32(float %x, float 0.0)
+  store float %m, ptr addrspace(1) %op, align 4`},
 		// Thread lid reads tg[lid ^ 1], which its neighbour writes with no barrier
 		// between: thread 1 sees thread 0's value in order, not in reverse.
 		{"a neighbour's threadgroup word read with no barrier", KindOrderDependent, "unwritten threadgroup memory", "", `  store i32 %v, ptr addrspace(3) %tp, align 4

@@ -123,7 +123,10 @@ func TestKillAndResume(t *testing.T) {
 			var inside []string
 			des, _ := os.ReadDir(dir)
 			for _, de := range des {
-				if de.Name() != ".lock" {
+				// The lock, and the temporary of run.json's atomic write
+				// when the kill came between writing and renaming it: hidden,
+				// listed by no reader, never taken for run.json.
+				if de.Name() != ".lock" && !strings.HasPrefix(de.Name(), ".run.json.tmp-") {
 					inside = append(inside, de.Name())
 				}
 			}

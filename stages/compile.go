@@ -15,23 +15,6 @@ import (
 // compileVersion changes whenever the compile stage's verdicts change.
 const compileVersion = "1"
 
-// Compile failure codes.
-const (
-	// CodeDriverError: the driver rejected the pipeline; detail is
-	// "<target> <vkCall> <VkResult>".
-	CodeDriverError = codes.CompileDriverRejected
-	// CodeDriverCrash: the driver crashed (or hung past the timeout) in its
-	// child process; detail is the target.
-	CodeDriverCrash = codes.CompileDriverCrash
-	// CodeSPIRVRejected: the device layer could not read the SPIR-V.
-	CodeSPIRVRejected = codes.CompileSPIRVRejected
-	// CodeBadArgument: the entry point or interface did not fit the API.
-	CodeBadArgument = codes.CompileBadArgument
-	// CodeCompileInternal: the compile child or the device layer failed in
-	// itself, with no driver verdict.
-	CodeCompileInternal = codes.CompileInternalError
-)
-
 // CompileOptions configure the compile stage.
 type CompileOptions struct {
 	// Targets are the compile targets (device.ParseTargets); empty means
@@ -69,7 +52,7 @@ func Compile(o CompileOptions) pipeline.Stage[*Module] {
 func compileModule(_ context.Context, m *Module, pools []*device.CompilerPool) pipeline.Result {
 	tr := m.Translation
 	if tr == nil {
-		return pipeline.Fail(CodeNoIR, "translate", "no SPIR-V in memory: the translate stage did not run (--skip-stages)")
+		return pipeline.Fail(codes.TranslateNoIR, "translate", "no SPIR-V in memory: the translate stage did not run (--skip-stages)")
 	}
 	data := map[string]string{}
 	var names []string
@@ -111,17 +94,17 @@ func compileFailure(target string, err error) pipeline.Result {
 	var ae *device.ArgumentError
 	switch {
 	case errors.As(err, &de):
-		return pipeline.Fail(CodeDriverError, fmt.Sprintf("%s %s %d", target, de.Call, de.Result), err.Error())
+		return pipeline.Fail(codes.CompileDriverRejected, fmt.Sprintf("%s %s %d", target, de.Call, de.Result), err.Error())
 	case errors.As(err, &ce):
-		code := CodeDriverCrash
+		code := codes.CompileDriverCrash
 		if ce.Timeout {
 			code = pipeline.CodeTimeout
 		}
 		return pipeline.Fail(code, target, err.Error())
 	case errors.As(err, &se):
-		return pipeline.Fail(CodeSPIRVRejected, target, err.Error())
+		return pipeline.Fail(codes.CompileSPIRVRejected, target, err.Error())
 	case errors.As(err, &ae):
-		return pipeline.Fail(CodeBadArgument, target, err.Error())
+		return pipeline.Fail(codes.CompileBadArgument, target, err.Error())
 	case errors.Is(err, device.ErrUnavailable):
 		// The target went away under the run (its child could not start
 		// again): no verdict on the module.
@@ -129,5 +112,5 @@ func compileFailure(target string, err error) pipeline.Result {
 	}
 	// Anything else is no driver's verdict on the module, nor a misuse of
 	// the API by the module: airpipe's own failure, by its own code.
-	return pipeline.Fail(CodeCompileInternal, target, err.Error())
+	return pipeline.Fail(codes.CompileInternalError, target, err.Error())
 }

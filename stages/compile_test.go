@@ -71,7 +71,7 @@ func TestCompileStage(t *testing.T) {
 		t.Errorf("no RADV statistics in %v", r.Data)
 	}
 	r = st.Run(context.Background(), mod(bad))
-	if r.Status != pipeline.Failed || (r.Code != CodeDriverCrash && r.Code != CodeDriverError && r.Code != CodeSPIRVRejected) {
+	if r.Status != pipeline.Failed || (r.Code != codes.CompileDriverCrash && r.Code != codes.CompileDriverRejected && r.Code != codes.CompileSPIRVRejected) {
 		t.Fatalf("invalid module: %+v", r)
 	}
 	if r = st.Run(context.Background(), mod(good)); r.Status != pipeline.Passed {
@@ -111,13 +111,13 @@ func TestCompileFailureCodes(t *testing.T) {
 		status pipeline.Status
 		code   codes.Code
 	}{
-		{&device.DriverError{Call: "vkCreateComputePipelines", Result: -13}, pipeline.Failed, CodeDriverError},
-		{&device.CrashError{Target: "radv-navi21", Status: "signal: segmentation fault"}, pipeline.Failed, CodeDriverCrash},
+		{&device.DriverError{Call: "vkCreateComputePipelines", Result: -13}, pipeline.Failed, codes.CompileDriverRejected},
+		{&device.CrashError{Target: "radv-navi21", Status: "signal: segmentation fault"}, pipeline.Failed, codes.CompileDriverCrash},
 		{&device.CrashError{Target: "radv-navi21", Timeout: true, Status: "signal: killed"}, pipeline.Failed, pipeline.CodeTimeout},
-		{&device.SPIRVError{Offset: 4, What: "bad"}, pipeline.Failed, CodeSPIRVRejected},
-		{&device.ArgumentError{Func: "CompileCompute", Index: -1, Reason: "no entry"}, pipeline.Failed, CodeBadArgument},
+		{&device.SPIRVError{Offset: 4, What: "bad"}, pipeline.Failed, codes.CompileSPIRVRejected},
+		{&device.ArgumentError{Func: "CompileCompute", Index: -1, Reason: "no entry"}, pipeline.Failed, codes.CompileBadArgument},
 		{fmt.Errorf("%w: starting compile child %q: gone", device.ErrUnavailable, "airpipe"), pipeline.Unavailable, ""},
-		{errors.New("compile child: compile before open"), pipeline.Failed, CodeCompileInternal},
+		{errors.New("compile child: compile before open"), pipeline.Failed, codes.CompileInternalError},
 	}
 	for _, tc := range tests {
 		r := compileFailure("radv-navi21", tc.err)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/airpipe/airpipe/corpus/mtlb"
 	"github.com/airpipe/airpipe/corpus/scan"
+	"github.com/airpipe/airpipe/internal/codes"
 	"github.com/airpipe/airpipe/pipeline"
 )
 
@@ -35,26 +36,26 @@ func checkContainer(m *Module) pipeline.Result {
 		}
 		code := lib.ErrCode
 		if code == "" {
-			code = CodeMalformedLibrary
+			code = codes.ContainerMalformedLibrary
 		}
 		return pipeline.Fail(code, detail, lib.Err.Error())
 	}
 	f := m.Function
 	construct := fmt.Sprintf("function[%d] %q", m.Index, f.Name)
 	if f.Problem != nil {
-		return pipeline.Fail(CodeBitcodeOutOfBounds, f.Problem.Construct, f.Problem.Error())
+		return pipeline.Fail(codes.ContainerBitcodeOutOfBounds, f.Problem.Construct, f.Problem.Error())
 	}
 	bare := lib.Kind == scan.KindBareModule
 	if !f.HasHash && !bare {
-		return pipeline.Fail(CodeMissingHash, construct, construct+": no HASH tag")
+		return pipeline.Fail(codes.ContainerMissingHash, construct, construct+": no HASH tag")
 	}
 	if !bare && !f.HashMatches() {
-		return pipeline.Fail(CodeHashMismatch, construct, fmt.Sprintf("%s: SHA-256 of the bitcode slice is %s, HASH tag says %s",
+		return pipeline.Fail(codes.ContainerHashMismatch, construct, fmt.Sprintf("%s: SHA-256 of the bitcode slice is %s, HASH tag says %s",
 			construct, m.SHA256, hex.EncodeToString(f.Hash[:])))
 	}
 	raw, err := f.RawBitcode()
 	if err != nil {
-		return pipeline.Fail(CodeBadWrapper, construct, err.Error())
+		return pipeline.Fail(codes.ContainerBadWrapper, construct, err.Error())
 	}
 	m.Bitcode = raw
 	res := pipeline.Pass()

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/airpipe/airpipe/compiler/bitcode"
+	"github.com/airpipe/airpipe/internal/codes"
 
 	"github.com/airpipe/airpipe/corpus/mtlb"
 	"github.com/airpipe/airpipe/pipeline"
@@ -49,8 +50,8 @@ func TestCoreImageSamplerFaultCaught(t *testing.T) {
 	}
 	m.Translation = bad.Translation
 	e := Emulator(EmulatorOptions{}).Run(context.Background(), m)
-	if e.Status != pipeline.Failed || e.Code != CodeEmulatorMismatch {
-		t.Fatalf("reversed components: %s %s %q %s, want %s", e.Status, e.Code, e.Detail, e.Message, CodeEmulatorMismatch)
+	if e.Status != pipeline.Failed || e.Code != codes.EmulatorMismatch {
+		t.Fatalf("reversed components: %s %s %q %s, want %s", e.Status, e.Code, e.Detail, e.Message, codes.EmulatorMismatch)
 	}
 	t.Logf("caught: %s: %s", e.Detail, e.Message)
 }

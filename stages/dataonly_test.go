@@ -5,6 +5,7 @@ import (
 
 	"github.com/airpipe/airpipe/compiler/libwrap"
 	"github.com/airpipe/airpipe/corpus/mtlb"
+	"github.com/airpipe/airpipe/internal/codes"
 	"github.com/airpipe/airpipe/pipeline"
 )
 
@@ -20,7 +21,7 @@ func TestDataOnlyLibrary(t *testing.T) {
 			t.Errorf("type %d: %s %s %q (%s), want unjudged %s \"globals only\"", typ, r.Status, r.Code, r.Detail, r.Message, libwrap.CodeDataOnly)
 		}
 	}
-	if _, r := libraryRow(t, "extern_cikernel.ll", "_max3", mtlb.FunctionKernel); r.Code != CodeNoEntryPoint {
-		t.Errorf("a module with bodies: %s %s, want %s", r.Status, r.Code, CodeNoEntryPoint)
+	if _, r := libraryRow(t, "extern_cikernel.ll", "_max3", mtlb.FunctionKernel); r.Code != codes.TranslateNoEntryPoint {
+		t.Errorf("a module with bodies: %s %s, want %s", r.Status, r.Code, codes.TranslateNoEntryPoint)
 	}
 }

@@ -16,10 +16,6 @@ import (
 // deviceVersion changes whenever the device stage's verdicts change.
 const deviceVersion = "8"
 
-// CodeDeviceFlaky: the device's output differed from the reference and
-// three runs did not agree with each other; the status is unjudged.
-const CodeDeviceFlaky = codes.DeviceFlaky
-
 // DeviceOptions configure the device stage.
 type DeviceOptions struct {
 	// Device chooses the GPU: "auto" (the first device that is not a CPU
@@ -78,7 +74,7 @@ func (d *deviceStage) run(ctx context.Context, m *Module) pipeline.Result {
 		for _, a := range again {
 			if a.Status != r.Status || a.Detail != r.Detail || a.Message != r.Message {
 				f := pipeline.UnjudgedBecause(fmt.Sprintf("three runs disagree: %q, %q, %q", r.Message, again[0].Message, again[1].Message))
-				f.Code, f.Detail = CodeDeviceFlaky, r.Detail
+				f.Code, f.Detail = codes.DeviceFlaky, r.Detail
 				return f
 			}
 		}

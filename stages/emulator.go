@@ -20,63 +20,6 @@ import (
 // emulatorVersion changes whenever the emulator stage's verdicts change.
 const emulatorVersion = "13"
 
-// Emulator codes (append-only; documented in docs/codes.md).
-const (
-	// CodeEmulatorMismatch: lavapipe's output differs from the CPU
-	// reference; the detail is the first differing 32-bit word ("buffer B
-	// word I", "render target N pixel (X,Y) component C", "vertex V output J
-	// (NAME) component C", or "render target N" when the SPIR-V has no such
-	// output), the message "expected X got Y".
-	CodeEmulatorMismatch = codes.EmulatorMismatch
-	// CodeEmulatorNoReference (unjudged): the CPU reference cannot run the
-	// entry point; the detail is the reason's kind (cpuref.Kind*) and the
-	// thing it names ("texture air.texture", "approximate-op air.fast_sqrt.f32").
-	CodeEmulatorNoReference = codes.EmulatorNoReference
-	// CodeEmulatorWritesNothing (unjudged): the kernel has no buffer it may
-	// write, or neither the reference nor lavapipe changed a byte: nothing
-	// was compared, so it is not a pass.
-	CodeEmulatorWritesNothing = codes.EmulatorWritesNothing
-	// CodeEmulatorNotImplemented (unjudged): the stage does not run this kind
-	// of function; the detail is the stage ("mesh", "object").
-	CodeEmulatorNotImplemented = codes.EmulatorNotImplemented
-	// CodeEmulatorNoTranslation: no SPIR-V reached the stage (the translate
-	// stage was skipped).
-	CodeEmulatorNoTranslation = codes.EmulatorNoTranslation
-	// CodeEmulatorInterface: the SPIR-V's bindings are not the AIR entry
-	// point's buffers; the detail names the binding.
-	CodeEmulatorInterface = codes.EmulatorInterfaceMismatch
-	// CodeEmulatorDriver: lavapipe refused the pipeline or the dispatch; the
-	// detail is the Vulkan call.
-	CodeEmulatorDriver = codes.EmulatorDriverError
-	// CodeEmulatorDeviceLost: the dispatch lost the device (a GPU fault or
-	// a hang past the stage's timeout).
-	CodeEmulatorDeviceLost = codes.EmulatorDeviceLost
-	// CodeEmulatorContraction (unjudged): the output differs from both the
-	// unfused and the fused reference, but only at words where those two
-	// references differ from each other too: words whose value depends on
-	// which multiply-adds the compiler contracted, which the AIR permits
-	// (fast math) op by op. No reference can judge them; the detail is the
-	// first such word.
-	CodeEmulatorContraction = codes.EmulatorContractionDependent
-	// CodeEmulatorFastMathUndefined (unjudged): the output differs from the
-	// reference only at words the reference computed as a NaN or an
-	// infinity, in a module compiled with fast math (nnan/ninf: the compiler
-	// may assume neither arises, so the AIR fixes no value there on these
-	// inputs). The detail is the first such word.
-	CodeEmulatorFastMathUndefined = codes.EmulatorFastMathUndefined
-	// CodeEmulatorCrash: the emulator's child process died while the device
-	// ran the module (a driver crash); the detail is the signal or exit
-	// status.
-	CodeEmulatorCrash = codes.EmulatorDriverCrash
-	// CodeEmulatorDenormalDependent (unjudged): the output matches none of
-	// the references the AIR permits (float denormals flushed or kept in a
-	// module that disables them; fused or unfused multiply-adds where it
-	// permits contraction), but only at words where those references differ
-	// from each other, some between flushing and keeping denormals. The
-	// detail is the first such word.
-	CodeEmulatorDenormalDependent = codes.EmulatorDenormalDependent
-)
-
 // EmulatorOptions configure the emulator stage.
 type EmulatorOptions struct {
 	// Device names the Vulkan device that runs the SPIR-V (default
@@ -104,7 +47,7 @@ type EmulatorOptions struct {
 	// ChildArgv, when set, runs every dispatch in a child process started
 	// with it (a program that runs harness.Serve, e.g. {airpipe,
 	// "__emulator-child"}), so that a driver crash fails only its module
-	// (CodeEmulatorCrash). Without it the device runs in this process.
+	// (codes.EmulatorDriverCrash). Without it the device runs in this process.
 	ChildArgv []string
 	// ChildEnv is added to the child's environment.
 	ChildEnv []string
@@ -184,12 +127,12 @@ func ReferenceCacheRefused() int64 { return refcache.Refused() }
 
 func (e *emulator) run(ctx context.Context, m *Module) pipeline.Result {
 	if m.Translation == nil {
-		return pipeline.Fail(CodeEmulatorNoTranslation, "translate", "no SPIR-V in memory: the translate stage did not run (--skip-stages)")
+		return pipeline.Fail(codes.EmulatorNoTranslation, "translate", "no SPIR-V in memory: the translate stage did not run (--skip-stages)")
 	}
 	refl := m.Translation.Reflection
 	if refl.Stage != air.Kernel && refl.Stage != air.Fragment && refl.Stage != air.Vertex {
 		r := pipeline.UnjudgedBecause(string(refl.Stage) + " execution not implemented: the emulator runs compute kernels, fragment and vertex shaders only")
-		r.Code, r.Detail = CodeEmulatorNotImplemented, string(refl.Stage)
+		r.Code, r.Detail = codes.EmulatorNotImplemented, string(refl.Stage)
 		return r
 	}
 	start := time.Now()
@@ -222,7 +165,7 @@ func (e *emulator) run(ctx context.Context, m *Module) pipeline.Result {
 		return pipeline.Fail(pipeline.CodeCancelled, "reference", ctx.Err().Error())
 	case err != nil:
 		r := pipeline.UnjudgedBecause(err.Error())
-		r.Code, r.Detail = CodeEmulatorNoReference, "reference-error"
+		r.Code, r.Detail = codes.EmulatorNoReference, "reference-error"
 		return r
 	}
 	q, v, ok := harness.Prepare(e.opts.Device, m.SHA256, m.Translation, ref)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/airpipe/airpipe/internal/codes"
 	"github.com/airpipe/airpipe/pipeline"
 )
 
@@ -32,7 +33,7 @@ func passesAndCatches(t *testing.T, fixture string, wantWords bool, f plantedFau
 	}
 	t.Logf("%s %v", r.Status, r.Data)
 	c := plantedResult(t, fixture, f)
-	if c.Status != pipeline.Failed || c.Code != CodeEmulatorMismatch {
+	if c.Status != pipeline.Failed || c.Code != codes.EmulatorMismatch {
 		t.Fatalf("%s: %s %s %q %s, want a mismatch", f.name, c.Status, c.Code, c.Detail, c.Message)
 	}
 	t.Logf("%s %q %s", c.Status, c.Detail, c.Message)

@@ -40,7 +40,7 @@ func TestEmulatorApproximateSubstituted(t *testing.T) {
 		status pipeline.Status
 		code   codes.Code
 	}{
-		{plantedFault{"exact subtraction lowered as an addition", "%r = fsub float %m, %n", "%r = fadd float %m, %n", true}, pipeline.Failed, CodeEmulatorMismatch},
+		{plantedFault{"exact subtraction lowered as an addition", "%r = fsub float %m, %n", "%r = fadd float %m, %n", true}, pipeline.Failed, codes.EmulatorMismatch},
 	}
 	for _, c := range cases {
 		r := plantedResult(t, fixture, c.fault)
@@ -71,7 +71,7 @@ func TestEmulatorApproximateDraws(t *testing.T) {
 			t.Fatalf("%s: %s %s %q %s %v", c.fixture, r.Status, r.Code, r.Detail, r.Message, r.Data)
 		}
 		t.Log(r.Data)
-		if r := plantedResult(t, c.fixture, c.fault); r.Status != pipeline.Failed || r.Code != CodeEmulatorMismatch {
+		if r := plantedResult(t, c.fixture, c.fault); r.Status != pipeline.Failed || r.Code != codes.EmulatorMismatch {
 			t.Errorf("%s: %s %s %q %s %v", c.fault.name, r.Status, r.Code, r.Detail, r.Message, r.Data)
 		}
 	}

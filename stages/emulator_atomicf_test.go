@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/airpipe/airpipe/internal/codes"
 	"github.com/airpipe/airpipe/pipeline"
 )
 
@@ -41,7 +42,7 @@ func TestEmulatorCatchesCASWithoutRetry(t *testing.T) {
 	}
 	m.Translation.SPIRV = spv
 	r := Emulator(EmulatorOptions{}).Run(context.Background(), m)
-	if r.Status != pipeline.Failed || r.Code != CodeEmulatorMismatch || !strings.HasPrefix(r.Detail, "buffer ") {
+	if r.Status != pipeline.Failed || r.Code != codes.EmulatorMismatch || !strings.HasPrefix(r.Detail, "buffer ") {
 		t.Fatalf("CAS without retry: %s %s %q %s", r.Status, r.Code, r.Detail, r.Message)
 	}
 	t.Logf("%s %q %s", r.Status, r.Detail, r.Message)
@@ -116,7 +117,7 @@ func TestEmulatorReadSampler(t *testing.T) {
 	}
 	t.Logf("%s %v", r.Status, r.Data)
 	w := plantedLowering(t, "read_sampler.ll", "read_sampler_swapped.ll")
-	if w.Status != pipeline.Failed || w.Code != CodeEmulatorMismatch || !strings.HasPrefix(w.Detail, "buffer 0 ") {
+	if w.Status != pipeline.Failed || w.Code != codes.EmulatorMismatch || !strings.HasPrefix(w.Detail, "buffer 0 ") {
 		t.Fatalf("swapped texel: %s %s %q %s", w.Status, w.Code, w.Detail, w.Message)
 	}
 	t.Logf("%s %q %s", w.Status, w.Detail, w.Message)
@@ -146,7 +147,7 @@ func TestEmulatorFunctionConstantDefined(t *testing.T) {
 	}
 	t.Logf("%s %v", r.Status, r.Data)
 	w := plantedLowering(t, "fnconst_defined.ll", "fnconst_defined_false.ll")
-	if w.Status != pipeline.Failed || w.Code != CodeEmulatorMismatch || w.Detail != "buffer 0 word 0" {
+	if w.Status != pipeline.Failed || w.Code != codes.EmulatorMismatch || w.Detail != "buffer 0 word 0" {
 		t.Fatalf("defined lowered as false: %s %s %q %s", w.Status, w.Code, w.Detail, w.Message)
 	}
 	t.Logf("%s %q %s", w.Status, w.Detail, w.Message)

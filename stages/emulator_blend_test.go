@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/airpipe/airpipe/compiler/cpuref"
+	"github.com/airpipe/airpipe/internal/codes"
 	"github.com/airpipe/airpipe/pipeline"
 )
 
@@ -36,7 +37,7 @@ func TestEmulatorBlend(t *testing.T) {
 func TestEmulatorCatchesBlendFaults(t *testing.T) {
 	emuNeed(t)
 	r := plantedLowering(t, "blend.ll", "blend_swapped.ll")
-	if r.Status != pipeline.Failed || r.Code != CodeEmulatorMismatch || !strings.HasPrefix(r.Detail, "render target 0 pixel (0,0)") {
+	if r.Status != pipeline.Failed || r.Code != codes.EmulatorMismatch || !strings.HasPrefix(r.Detail, "render target 0 pixel (0,0)") {
 		t.Fatalf("swapped attachments: got %s %s %q (%s), want a mismatch at render target 0", r.Status, r.Code, r.Detail, r.Message)
 	}
 	t.Log(r.Message)
@@ -53,7 +54,7 @@ func TestEmulatorCatchesBlendFaults(t *testing.T) {
 		t.Fatalf("draw: %s %s", res.Code, res.Message)
 	}
 	r = compare(ref, got)
-	if r.Status != pipeline.Failed || r.Code != CodeEmulatorMismatch || r.Detail != "render target 1 pixel (0,0) component 0" {
+	if r.Status != pipeline.Failed || r.Code != codes.EmulatorMismatch || r.Detail != "render target 1 pixel (0,0) component 0" {
 		t.Fatalf("wrong destination: got %s %s %q (%s), want a mismatch at render target 1 pixel (0,0) component 0", r.Status, r.Code, r.Detail, r.Message)
 	}
 	t.Log(r.Message)
@@ -70,7 +71,7 @@ func TestEmulatorGatherHalf(t *testing.T) {
 		t.Fatalf("got %s %s %q (%s), want passed", r.Status, r.Code, r.Detail, r.Message)
 	}
 	r = plantedLowering(t, "gather_half.ll", "gather_half_wrong.ll")
-	if r.Status != pipeline.Failed || r.Code != CodeEmulatorMismatch || r.Detail != "render target 0 pixel (0,0) component 0" {
+	if r.Status != pipeline.Failed || r.Code != codes.EmulatorMismatch || r.Detail != "render target 0 pixel (0,0) component 0" {
 		t.Fatalf("wrong component: got %s %s %q (%s), want a mismatch at render target 0 pixel (0,0) component 0", r.Status, r.Code, r.Detail, r.Message)
 	}
 	t.Log(r.Message)

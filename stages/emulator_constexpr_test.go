@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/airpipe/airpipe/internal/codes"
 	"github.com/airpipe/airpipe/pipeline"
 )
 
@@ -50,7 +51,7 @@ func TestEmulatorCatchesSamplerWordSwap(t *testing.T) {
 	}
 	bs[idx[1]].SamplerState = bs[idx[0]].SamplerState
 	r := Emulator(EmulatorOptions{}).Run(context.Background(), m)
-	if r.Status != pipeline.Failed || r.Code != CodeEmulatorInterface || !strings.Contains(r.Message, "constexpr sampler") {
+	if r.Status != pipeline.Failed || r.Code != codes.EmulatorInterfaceMismatch || !strings.Contains(r.Message, "constexpr sampler") {
 		t.Fatalf("swapped sampler word: %s %s %q %s", r.Status, r.Code, r.Detail, r.Message)
 	}
 	t.Logf("%s %q %s", r.Status, r.Detail, r.Message)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/airpipe/airpipe/device/harness"
+	"github.com/airpipe/airpipe/internal/codes"
 	"github.com/airpipe/airpipe/pipeline"
 )
 
@@ -44,7 +45,7 @@ func TestEmulatorDenormals(t *testing.T) {
 		t.Fatalf("%+v", rep.Verdict)
 	}
 	got := rep.Buffers
-	if r := compare(ref, got); r.Code != CodeEmulatorMismatch || r.Detail != "buffer 1 word 0" {
+	if r := compare(ref, got); r.Code != codes.EmulatorMismatch || r.Detail != "buffer 1 word 0" {
 		t.Fatalf("lavapipe against the flushing reference alone: %s %q %s, want a mismatch at buffer 1 word 0 (does this lavapipe flush denormals?)", r.Code, r.Detail, r.Message)
 	}
 	if r := judged(e.h.Judge(ctx, harnessModule(m), ref, got)); r.Status != pipeline.Passed || !strings.HasPrefix(r.Data["reference"], "denormals kept") {
@@ -56,7 +57,7 @@ func TestEmulatorDenormals(t *testing.T) {
 	}
 	third[1][0] ^= 1 // neither 0 nor 2^-40: some operations flushing, others not
 	r := judged(e.h.Judge(ctx, harnessModule(m), ref, third))
-	if r.Status != pipeline.Unjudged || r.Code != CodeEmulatorDenormalDependent || r.Detail != "buffer 1 word 0" || r.Data["denormal_words"] != "1" {
+	if r.Status != pipeline.Unjudged || r.Code != codes.EmulatorDenormalDependent || r.Detail != "buffer 1 word 0" || r.Data["denormal_words"] != "1" {
 		t.Fatalf("a third value at a denormal-dependent word: %s %s %q %s %v", r.Status, r.Code, r.Detail, r.Message, r.Data)
 	}
 }

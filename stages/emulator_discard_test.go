@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/airpipe/airpipe/internal/codes"
 	"github.com/airpipe/airpipe/pipeline"
 )
 
@@ -27,7 +28,7 @@ func TestEmulatorDiscard(t *testing.T) {
 func TestEmulatorCatchesDroppedDiscard(t *testing.T) {
 	emuNeed(t)
 	r := plantedLowering(t, "discard.ll", "discard_none.ll")
-	if r.Status != pipeline.Failed || r.Code != CodeEmulatorMismatch || !strings.HasPrefix(r.Detail, "render target ") {
+	if r.Status != pipeline.Failed || r.Code != codes.EmulatorMismatch || !strings.HasPrefix(r.Detail, "render target ") {
 		t.Fatalf("dropped discard: %s %s %q %s", r.Status, r.Code, r.Detail, r.Message)
 	}
 	t.Logf("%s %q %s", r.Status, r.Detail, r.Message)

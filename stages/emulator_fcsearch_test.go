@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/airpipe/airpipe/compiler/cpuref"
+	"github.com/airpipe/airpipe/internal/codes"
 	"github.com/airpipe/airpipe/pipeline"
 )
 
@@ -73,7 +74,7 @@ func TestEmulatorCatchesOtherSpecialization(t *testing.T) {
 				t.Logf("refused: %s %s %q", res.Status, res.Code, res.Detail)
 				return
 			}
-			if r := compare(ref, got); r.Status == pipeline.Passed || r.Code != CodeEmulatorMismatch {
+			if r := compare(ref, got); r.Status == pipeline.Passed || r.Code != codes.EmulatorMismatch {
 				t.Fatalf("device specialised otherwise (%s): %s %s %q", c.name, r.Status, r.Code, r.Detail)
 			}
 		})
@@ -127,7 +128,7 @@ func TestEmulatorIntegerConstantSearch(t *testing.T) {
 			}
 			continue
 		}
-		if c := compare(ref, got); c.Status == pipeline.Passed || c.Code != CodeEmulatorMismatch {
+		if c := compare(ref, got); c.Status == pipeline.Passed || c.Code != codes.EmulatorMismatch {
 			t.Fatalf("device specialised with mode=%d: %s %s %q", word, c.Status, c.Code, c.Detail)
 		}
 	}

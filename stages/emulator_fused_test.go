@@ -10,6 +10,7 @@ import (
 
 	"github.com/airpipe/airpipe/compiler/cpuref"
 	"github.com/airpipe/airpipe/compiler/translate"
+	"github.com/airpipe/airpipe/internal/codes"
 	"github.com/airpipe/airpipe/pipeline"
 )
 
@@ -79,7 +80,7 @@ func TestMismatchAgainstFusedReference(t *testing.T) {
 	// The device fused: a mismatch against the unfused reference, a pass
 	// against the fused one.
 	got := asGot(fused)
-	if r := compare(unfused, got); r.Code != CodeEmulatorMismatch {
+	if r := compare(unfused, got); r.Code != codes.EmulatorMismatch {
 		t.Fatalf("fused answer against the unfused reference: %+v", r)
 	}
 	if !unfused.ContractAllowed {
@@ -109,11 +110,11 @@ func TestMismatchAgainstFusedReference(t *testing.T) {
 		return judged(e.h.Judge(ctx, harnessModule(m), unfused, bad))
 	}
 	// A wrong answer at a fixed word matches neither: a mismatch.
-	if r := judge(fixed); r.Code != CodeEmulatorMismatch || !strings.HasPrefix(r.Data["fused_reference"], "differs too") {
+	if r := judge(fixed); r.Code != codes.EmulatorMismatch || !strings.HasPrefix(r.Data["fused_reference"], "differs too") {
 		t.Fatalf("wrong answer at fixed word %d: %+v", fixed, r)
 	}
 	// A third value where the references differ is unjudged, never passed.
-	if r := judge(loose); r.Status != pipeline.Unjudged || r.Code != CodeEmulatorContraction || !strings.Contains(r.Detail, "word") {
+	if r := judge(loose); r.Status != pipeline.Unjudged || r.Code != codes.EmulatorContractionDependent || !strings.Contains(r.Detail, "word") {
 		t.Fatalf("third value at contraction-dependent word %d: %+v", loose, r)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/airpipe/airpipe/internal/codes"
 	"github.com/airpipe/airpipe/pipeline"
 )
 
@@ -27,7 +28,7 @@ func TestEmulatorPack(t *testing.T) {
 func TestEmulatorCatchesInexactUnpack(t *testing.T) {
 	emuNeed(t)
 	r := plantedLowering(t, "pack.ll", "pack_wrong.ll")
-	if r.Status != pipeline.Failed || r.Code != CodeEmulatorMismatch || !strings.HasPrefix(r.Detail, "buffer 1 ") {
+	if r.Status != pipeline.Failed || r.Code != codes.EmulatorMismatch || !strings.HasPrefix(r.Detail, "buffer 1 ") {
 		t.Fatalf("inexact unpack: %s %s %q %s", r.Status, r.Code, r.Detail, r.Message)
 	}
 	t.Logf("%s %q %s", r.Status, r.Detail, r.Message)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/airpipe/airpipe/internal/codes"
 	"github.com/airpipe/airpipe/pipeline"
 )
 
@@ -28,7 +29,7 @@ func TestEmulatorSIMDMatrix(t *testing.T) {
 func TestEmulatorCatchesSwappedMatrixProduct(t *testing.T) {
 	emuNeed(t)
 	r := plantedLowering(t, "simd_matrix.ll", "simd_matrix_swapped.ll")
-	if r.Status != pipeline.Failed || r.Code != CodeEmulatorMismatch || len(r.Detail) < 9 || r.Detail[:9] != "buffer 1 " {
+	if r.Status != pipeline.Failed || r.Code != codes.EmulatorMismatch || len(r.Detail) < 9 || r.Detail[:9] != "buffer 1 " {
 		t.Fatalf("swapped product: %s %s %q %s", r.Status, r.Code, r.Detail, r.Message)
 	}
 	t.Logf("%s %q %s", r.Status, r.Detail, r.Message)

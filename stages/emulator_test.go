@@ -87,14 +87,14 @@ func TestEmulatorFixtures(t *testing.T) {
 		{"saxpy.ll", pipeline.Passed, "", ""},
 		{"swizzle.ll", pipeline.Passed, "", ""},
 		{"builtins.ll", pipeline.Passed, "", ""},
-		{"readonly.ll", pipeline.Unjudged, CodeEmulatorWritesNothing, "no writable buffer"},
-		{"guarded.ll", pipeline.Unjudged, CodeEmulatorWritesNothing, "no word changed"},
-		{"racy.ll", pipeline.Unjudged, CodeEmulatorNoReference, cpuref.KindRace},
+		{"readonly.ll", pipeline.Unjudged, codes.EmulatorWritesNothing, "no writable buffer"},
+		{"guarded.ll", pipeline.Unjudged, codes.EmulatorWritesNothing, "no word changed"},
+		{"racy.ll", pipeline.Unjudged, codes.EmulatorNoReference, cpuref.KindRace},
 		{"../../../testdata/sample/src/scale.ll", pipeline.Passed, "", ""},
 		{"../../../testdata/sample/src/sum_sqrt.ll", pipeline.Passed, "", ""}, // approximate: the device's sqrt results substituted
 		{"fragment.ll", pipeline.Passed, "", ""},
 		{"../../../testdata/sample/src/solid_frag.ll", pipeline.Passed, "", ""},
-		{"fragment_silent.ll", pipeline.Unjudged, CodeEmulatorWritesNothing, "no render target or writable buffer"},
+		{"fragment_silent.ll", pipeline.Unjudged, codes.EmulatorWritesNothing, "no render target or writable buffer"},
 		{"vertex.ll", pipeline.Passed, "", ""},
 		{"vertex_layer.ll", pipeline.Passed, "", ""},
 		{"../../../testdata/sample/src/pass_vert.ll", pipeline.Passed, "", ""},
@@ -139,7 +139,7 @@ func TestEmulatorFixtures(t *testing.T) {
 			if r.Status == pipeline.Unjudged && r.Message == "" {
 				t.Fatal("unjudged without a reason")
 			}
-			if r.Code == CodeEmulatorNoReference && (len(r.Missing) == 0 || r.Missing[0] != pipeline.Finding{Code: CodeEmulatorNoReference, Detail: c.detail}) {
+			if r.Code == codes.EmulatorNoReference && (len(r.Missing) == 0 || r.Missing[0] != pipeline.Finding{Code: codes.EmulatorNoReference, Detail: c.detail}) {
 				t.Fatalf("set aside without what the reference lacks first in Missing: %+v", r.Missing)
 			}
 			t.Logf("%s %s %v", r.Status, r.Message, r.Data)
@@ -187,7 +187,7 @@ func lowerings(t *testing.T, right, wrong string) pipeline.Result {
 	}
 	t.Logf("%s: %s %v", right, r.Status, r.Data)
 	w := plantedLowering(t, right, wrong)
-	if w.Status != pipeline.Failed || w.Code != CodeEmulatorMismatch {
+	if w.Status != pipeline.Failed || w.Code != codes.EmulatorMismatch {
 		t.Fatalf("%s: %s %s %q %s, want a mismatch", wrong, w.Status, w.Code, w.Detail, w.Message)
 	}
 	t.Logf("%s: %q %s", wrong, w.Detail, w.Message)
@@ -208,7 +208,7 @@ func plantedLowering(t *testing.T, right, wrong string) pipeline.Result {
 func TestEmulatorCatchesWrongShuffle(t *testing.T) {
 	emuNeed(t)
 	r := plantedLowering(t, "simd.ll", "simd_wrong.ll")
-	if r.Status != pipeline.Failed || r.Code != CodeEmulatorMismatch || r.Detail != "buffer 1 word 4" {
+	if r.Status != pipeline.Failed || r.Code != codes.EmulatorMismatch || r.Detail != "buffer 1 word 4" {
 		t.Fatalf("got %s %s %q %s, want a mismatch at buffer 1 word 4 (thread 0's shuffle_down)", r.Status, r.Code, r.Detail, r.Message)
 	}
 }
@@ -219,7 +219,7 @@ func TestEmulatorCatchesWrongShuffle(t *testing.T) {
 func TestEmulatorCatchesSwappedComponents(t *testing.T) {
 	emuNeed(t)
 	r := plantedLowering(t, "swizzle.ll", "swizzle_swapped.ll")
-	if r.Status != pipeline.Failed || r.Code != CodeEmulatorMismatch {
+	if r.Status != pipeline.Failed || r.Code != codes.EmulatorMismatch {
 		t.Fatalf("got %s %s %s, want a mismatch", r.Status, r.Code, r.Message)
 	}
 	if r.Detail != "buffer 1 word 0" || !strings.HasPrefix(r.Message, "expected ") || !strings.Contains(r.Message, " got ") {
@@ -242,7 +242,7 @@ func TestEmulatorCatchesTextureFaults(t *testing.T) {
 	swapped := *right
 	swapped.Translation = wrong.Translation
 	r = Emulator(EmulatorOptions{}).Run(context.Background(), &swapped)
-	if r.Status != pipeline.Failed || r.Code != CodeEmulatorMismatch || r.Detail != "render target 0 pixel (0,0) component 0" {
+	if r.Status != pipeline.Failed || r.Code != codes.EmulatorMismatch || r.Detail != "render target 0 pixel (0,0) component 0" {
 		t.Fatalf("swapped components: %s %s %q %s", r.Status, r.Code, r.Detail, r.Message)
 	}
 
@@ -258,7 +258,7 @@ func TestEmulatorCatchesTextureFaults(t *testing.T) {
 	if got == nil {
 		t.Fatalf("dispatch: %s %s", rep.Verdict.Code, rep.Verdict.Message)
 	}
-	if r := compare(ref, got); r.Code != CodeEmulatorMismatch || r.Detail != "render target 0 pixel (0,0) component 0" {
+	if r := compare(ref, got); r.Code != codes.EmulatorMismatch || r.Detail != "render target 0 pixel (0,0) component 0" {
 		t.Fatalf("texture bound with another's content: %s %s %q", r.Status, r.Code, r.Detail)
 	}
 	if dev.Facts().CanTime() && rep.GPUNanos == 0 {
@@ -272,7 +272,7 @@ func TestEmulatorCatchesTextureFaults(t *testing.T) {
 func TestEmulatorCatchesStorageFaults(t *testing.T) {
 	emuNeed(t)
 	r := plantedLowering(t, "storage_write.ll", "storage_write_swapped.ll")
-	if r.Status != pipeline.Failed || r.Code != CodeEmulatorMismatch || !strings.HasPrefix(r.Detail, "texture 2 texel (") {
+	if r.Status != pipeline.Failed || r.Code != codes.EmulatorMismatch || !strings.HasPrefix(r.Detail, "texture 2 texel (") {
 		t.Fatalf("swapped write coordinates: %s %s %q %s", r.Status, r.Code, r.Detail, r.Message)
 	}
 }
@@ -289,7 +289,7 @@ func TestEmulatorCatchesFunctionConstantFaults(t *testing.T) {
 	wrong := *m
 	wrong.Translation = &moved
 	r := Emulator(EmulatorOptions{}).Run(context.Background(), &wrong)
-	if r.Status != pipeline.Failed || r.Code != CodeEmulatorInterface || !strings.HasPrefix(r.Detail, "spec constant ") {
+	if r.Status != pipeline.Failed || r.Code != codes.EmulatorInterfaceMismatch || !strings.HasPrefix(r.Detail, "spec constant ") {
 		t.Fatalf("moved SpecId: %s %s %q %s", r.Status, r.Code, r.Detail, r.Message)
 	}
 
@@ -303,7 +303,7 @@ func TestEmulatorCatchesFunctionConstantFaults(t *testing.T) {
 	if got == nil {
 		t.Fatalf("dispatch: %s %s", res.Code, res.Message)
 	}
-	if r := compare(ref, got); r.Code != CodeEmulatorMismatch || r.Detail != "buffer 0 word 1" {
+	if r := compare(ref, got); r.Code != codes.EmulatorMismatch || r.Detail != "buffer 0 word 1" {
 		t.Fatalf("another specialisation value: %s %s %q", r.Status, r.Code, r.Detail)
 	}
 }
@@ -313,7 +313,7 @@ func TestEmulatorCatchesFunctionConstantFaults(t *testing.T) {
 func TestEmulatorCatchesDepthFaults(t *testing.T) {
 	emuNeed(t)
 	r := plantedLowering(t, "depth.ll", "depth_wrong.ll")
-	if r.Status != pipeline.Failed || r.Code != CodeEmulatorMismatch || r.Detail != "depth pixel (1,0)" {
+	if r.Status != pipeline.Failed || r.Code != codes.EmulatorMismatch || r.Detail != "depth pixel (1,0)" {
 		t.Fatalf("wrong depth: %s %s %q %s", r.Status, r.Code, r.Detail, r.Message)
 	}
 }
@@ -324,7 +324,7 @@ func TestEmulatorCatchesDepthFaults(t *testing.T) {
 func TestEmulatorCatchesSizeQueryFaults(t *testing.T) {
 	emuNeed(t)
 	r := plantedLowering(t, "texture_size.ll", "texture_size_wrong.ll")
-	if r.Status != pipeline.Failed || r.Code != CodeEmulatorMismatch || r.Detail != "buffer 0 word 0" {
+	if r.Status != pipeline.Failed || r.Code != codes.EmulatorMismatch || r.Detail != "buffer 0 word 0" {
 		t.Fatalf("wrong size arithmetic: %s %s %q %s", r.Status, r.Code, r.Detail, r.Message)
 	}
 }
@@ -341,7 +341,7 @@ func TestEmulatorCatchesSizeQueryFaults(t *testing.T) {
 func TestEmulatorCatchesThreadgroupFaults(t *testing.T) {
 	emuNeed(t)
 	r := plantedLowering(t, "threadgroup.ll", "threadgroup_wrong.ll")
-	if r.Status != pipeline.Failed || r.Code != CodeEmulatorMismatch || r.Detail != "buffer 1 word 0" {
+	if r.Status != pipeline.Failed || r.Code != codes.EmulatorMismatch || r.Detail != "buffer 1 word 0" {
 		t.Fatalf("wrong neighbour: %s %s %q %s", r.Status, r.Code, r.Detail, r.Message)
 	}
 	right, wrong := emuModule(t, "testdata/emulator/threadgroup.ll"), emuModule(t, "testdata/emulator/threadgroup_nobarrier.ll")
@@ -352,7 +352,7 @@ func TestEmulatorCatchesThreadgroupFaults(t *testing.T) {
 		t.Fatalf("the planted translation has %d OpControlBarrier, want none", got)
 	}
 	r = plantedLowering(t, "threadgroup.ll", "threadgroup_nobarrier.ll")
-	if r.Status != pipeline.Failed || r.Code != CodeEmulatorMismatch || !strings.HasPrefix(r.Detail, "buffer 1 word ") || r.Data["grid"] != "2x1x1 groups of 32x1x1" {
+	if r.Status != pipeline.Failed || r.Code != codes.EmulatorMismatch || !strings.HasPrefix(r.Detail, "buffer 1 word ") || r.Data["grid"] != "2x1x1 groups of 32x1x1" {
 		t.Fatalf("barriers made no-ops: %s %s %q %s %v", r.Status, r.Code, r.Detail, r.Message, r.Data)
 	}
 	right.Translation = wrong.Translation
@@ -383,7 +383,7 @@ func controlBarriers(spv []byte) int {
 func TestEmulatorCatchesUnclampedFract(t *testing.T) {
 	emuNeed(t)
 	r := plantedLowering(t, "fract.ll", "fract_unclamped.ll")
-	if r.Status != pipeline.Failed || r.Code != CodeEmulatorMismatch || r.Detail != "buffer 1 word 1" || !strings.Contains(r.Message, "expected 0x3f7fffff") {
+	if r.Status != pipeline.Failed || r.Code != codes.EmulatorMismatch || r.Detail != "buffer 1 word 1" || !strings.Contains(r.Message, "expected 0x3f7fffff") {
 		t.Fatalf("unclamped fract: %s %s %q %s", r.Status, r.Code, r.Detail, r.Message)
 	}
 }
@@ -395,7 +395,7 @@ func TestEmulatorCatchesInterfaceMismatch(t *testing.T) {
 	m := emuModule(t, "testdata/emulator/swizzle.ll")
 	m.Translation.Reflection.Bindings = append(m.Translation.Reflection.Bindings, translate.Binding{Binding: 7, Kind: "storage-buffer", Metal: "air.buffer 7"})
 	r := Emulator(EmulatorOptions{}).Run(context.Background(), m)
-	if r.Status != pipeline.Failed || r.Code != CodeEmulatorInterface || r.Detail != "set 0 binding 7" {
+	if r.Status != pipeline.Failed || r.Code != codes.EmulatorInterfaceMismatch || r.Detail != "set 0 binding 7" {
 		t.Fatalf("got %s %s %q, want an interface mismatch at set 0 binding 7", r.Status, r.Code, r.Detail)
 	}
 }
@@ -429,10 +429,10 @@ func TestEmulatorCatchesWrongInput(t *testing.T) {
 func TestEmulatorSetsAside(t *testing.T) {
 	mesh := &Module{artifacts: artifacts{Translation: &translate.Output{Reflection: translate.Reflection{Stage: "mesh"}}}}
 	r := Emulator(EmulatorOptions{}).Run(context.Background(), mesh)
-	if r.Status != pipeline.Unjudged || r.Code != CodeEmulatorNotImplemented || r.Detail != "mesh" || !strings.Contains(r.Message, "mesh execution not implemented") {
+	if r.Status != pipeline.Unjudged || r.Code != codes.EmulatorNotImplemented || r.Detail != "mesh" || !strings.Contains(r.Message, "mesh execution not implemented") {
 		t.Fatalf("mesh: %+v", r)
 	}
-	if r := Emulator(EmulatorOptions{}).Run(context.Background(), &Module{}); r.Status != pipeline.Failed || r.Code != CodeEmulatorNoTranslation {
+	if r := Emulator(EmulatorOptions{}).Run(context.Background(), &Module{}); r.Status != pipeline.Failed || r.Code != codes.EmulatorNoTranslation {
 		t.Fatalf("no translation: %+v", r)
 	}
 	emuNeed(t)
@@ -510,7 +510,7 @@ func TestEmulatorChild(t *testing.T) {
 	right := emuModule(t, "testdata/emulator/swizzle.ll")
 	right.Translation = wrong.Translation
 	r = Emulator(EmulatorOptions{ChildArgv: argv, ChildEnv: []string{"AIRPIPE_EMU_CHILD=serve"}}).Run(context.Background(), right)
-	if r.Code != CodeEmulatorMismatch {
+	if r.Code != codes.EmulatorMismatch {
 		t.Fatalf("planted swap through a child: %s %s %s", r.Status, r.Code, r.Message)
 	}
 	// A draw and a capture travel through the child too, and a reference cache returns the
@@ -529,7 +529,7 @@ func TestEmulatorChild(t *testing.T) {
 		t.Fatalf("reference cache holds %d entries, want 2", len(stored))
 	}
 	r = Emulator(EmulatorOptions{ChildArgv: argv, ChildEnv: []string{"AIRPIPE_EMU_CHILD=crash"}}).Run(context.Background(), m)
-	if r.Status != pipeline.Failed || r.Code != CodeEmulatorCrash || !strings.HasPrefix(r.Detail, "signal ") {
+	if r.Status != pipeline.Failed || r.Code != codes.EmulatorDriverCrash || !strings.HasPrefix(r.Detail, "signal ") {
 		t.Fatalf("crashing child: %s %s %q %s", r.Status, r.Code, r.Detail, r.Message)
 	}
 }
@@ -541,7 +541,7 @@ func TestEmulatorChild(t *testing.T) {
 func TestEmulatorCatchesFragmentFaults(t *testing.T) {
 	emuNeed(t)
 	r := plantedLowering(t, "fragment.ll", "fragment_swapped.ll")
-	if r.Status != pipeline.Failed || r.Code != CodeEmulatorMismatch || r.Detail != "render target 0 pixel (0,0) component 0" {
+	if r.Status != pipeline.Failed || r.Code != codes.EmulatorMismatch || r.Detail != "render target 0 pixel (0,0) component 0" {
 		t.Fatalf("swapped components: got %s %s %q (%s), want a mismatch at render target 0 pixel (0,0) component 0", r.Status, r.Code, r.Detail, r.Message)
 	}
 	m := emuModule(t, "testdata/emulator/fragment_two.ll")
@@ -550,7 +550,7 @@ func TestEmulatorCatchesFragmentFaults(t *testing.T) {
 	}
 	swapVaryingNames(t, m.Translation.Reflection.Inputs)
 	r = Emulator(EmulatorOptions{}).Run(context.Background(), m)
-	if r.Status != pipeline.Failed || r.Code != CodeEmulatorMismatch || !strings.HasPrefix(r.Detail, "render target 0 pixel (0,0)") {
+	if r.Status != pipeline.Failed || r.Code != codes.EmulatorMismatch || !strings.HasPrefix(r.Detail, "render target 0 pixel (0,0)") {
 		t.Fatalf("swapped varyings: got %s %s %q (%s), want a mismatch", r.Status, r.Code, r.Detail, r.Message)
 	}
 	t.Log(r.Message)
@@ -578,13 +578,13 @@ func swapVaryingNames(t *testing.T, vs []translate.Varying) {
 func TestEmulatorCatchesVertexFaults(t *testing.T) {
 	emuNeed(t)
 	r := plantedLowering(t, "vertex.ll", "vertex_swapped.ll")
-	if r.Status != pipeline.Failed || r.Code != CodeEmulatorMismatch || r.Detail != "vertex 1 output 0 (air.position) component 0" {
+	if r.Status != pipeline.Failed || r.Code != codes.EmulatorMismatch || r.Detail != "vertex 1 output 0 (air.position) component 0" {
 		t.Fatalf("swapped components: got %s %s %q (%s), want a mismatch at vertex 1 output 0 component 0", r.Status, r.Code, r.Detail, r.Message)
 	}
 	m := emuModule(t, "testdata/emulator/vertex.ll")
 	swapVaryingNames(t, m.Translation.Reflection.Outputs)
 	r = Emulator(EmulatorOptions{}).Run(context.Background(), m)
-	if r.Status != pipeline.Failed || r.Code != CodeEmulatorMismatch || !strings.HasPrefix(r.Detail, "vertex 0 output 1") {
+	if r.Status != pipeline.Failed || r.Code != codes.EmulatorMismatch || !strings.HasPrefix(r.Detail, "vertex 0 output 1") {
 		t.Fatalf("swapped varyings: got %s %s %q (%s), want a mismatch at vertex 0 output 1", r.Status, r.Code, r.Detail, r.Message)
 	}
 	t.Log(r.Detail, ": ", r.Message)

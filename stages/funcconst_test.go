@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/airpipe/airpipe/compiler/cpuref"
+	"github.com/airpipe/airpipe/internal/codes"
 	"github.com/airpipe/airpipe/pipeline"
 )
 
@@ -91,7 +92,7 @@ func TestEmulatorCatchesWrongConditionalBinding(t *testing.T) {
 	if got == nil {
 		t.Fatalf("dispatch: %s %s", res.Code, res.Message)
 	}
-	if r := compare(ref, got); r.Status == pipeline.Passed || r.Code != CodeEmulatorMismatch {
+	if r := compare(ref, got); r.Status == pipeline.Passed || r.Code != codes.EmulatorMismatch {
 		t.Fatalf("the absent argument's texture bound: %s %s %q", r.Status, r.Code, r.Detail)
 	}
 	right, res := dispatchOn(dev, m.Translation.SPIRV, "pick", ref, nil)

@@ -8,6 +8,7 @@ import (
 	"github.com/airpipe/airpipe/corpus"
 	"github.com/airpipe/airpipe/corpus/mtlb"
 	"github.com/airpipe/airpipe/corpus/scan"
+	"github.com/airpipe/airpipe/internal/codes"
 )
 
 // DefaultMaxFileSize is the largest library file read whole (1 GiB).
@@ -26,12 +27,12 @@ func LoadLibrary(_ context.Context, e corpus.Entry, maxSize int64) []*Module {
 	})
 	if err != nil {
 		lib.Err = err
-		lib.ErrCode = CodeUnreadable
+		lib.ErrCode = codes.ContainerUnreadable
 		switch err.(type) {
 		case *corpus.TooLargeError:
-			lib.ErrCode = CodeFileTooLarge
+			lib.ErrCode = codes.ContainerFileTooLarge
 		case *corpus.ChangedError:
-			lib.ErrCode = CodeFileChanged
+			lib.ErrCode = codes.ContainerFileChanged
 		}
 		return modulesOf(lib)
 	}
@@ -40,7 +41,7 @@ func LoadLibrary(_ context.Context, e corpus.Entry, maxSize int64) []*Module {
 	lib.Lib, lib.Err = mtlb.Parse(data)
 	if lib.Err != nil {
 		lib.Lib = nil
-		lib.ErrCode = CodeMalformedLibrary
+		lib.ErrCode = codes.ContainerMalformedLibrary
 	}
 	return modulesOf(lib)
 }

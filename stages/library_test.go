@@ -53,14 +53,14 @@ func TestLibraryFunctionsTranslate(t *testing.T) {
 		{"ci_sampler.ll", "_destCoord", mtlb.FunctionExtern, pipeline.Failed, libwrap.CodeInterface, `parameter %"struct.coreimage::destination"`},
 		// A kernel-typed row the module defines outside every stage's
 		// metadata stays what it was: no entry point, never wrapped.
-		{"extern_cikernel.ll", "_max3", mtlb.FunctionKernel, pipeline.Failed, CodeNoEntryPoint, "_max3"},
+		{"extern_cikernel.ll", "_max3", mtlb.FunctionKernel, pipeline.Failed, codes.TranslateNoEntryPoint, "_max3"},
 	} {
 		m, r := libraryRow(t, c.file, c.name, c.typ)
 		if r.Status != c.status || r.Code != c.code || r.Detail != c.detail {
 			t.Errorf("%s %s: %s %s %q (%s), want %s %s %q", c.file, c.name, r.Status, r.Code, r.Detail, r.Message, c.status, c.code, c.detail)
 			continue
 		}
-		if c.code == CodeNoEntryPoint {
+		if c.code == codes.TranslateNoEntryPoint {
 			continue
 		}
 		if r.Data["function_kind"] != "library" || r.Data["library_function"] != c.name {
@@ -159,8 +159,8 @@ func TestLibraryWrapperFaultCaught(t *testing.T) {
 	}
 	m.Translation = out
 	e := Emulator(EmulatorOptions{}).Run(context.Background(), m)
-	if e.Status != pipeline.Failed || e.Code != CodeEmulatorMismatch {
-		t.Fatalf("swapped parameters: %s %s %s, want %s", e.Status, e.Code, e.Message, CodeEmulatorMismatch)
+	if e.Status != pipeline.Failed || e.Code != codes.EmulatorMismatch {
+		t.Fatalf("swapped parameters: %s %s %s, want %s", e.Status, e.Code, e.Message, codes.EmulatorMismatch)
 	}
 	t.Logf("caught: %s: %s", e.Detail, e.Message)
 }

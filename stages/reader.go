@@ -16,17 +16,6 @@ import (
 // readerVersion changes whenever the reader stage's verdicts change.
 const readerVersion = "1"
 
-// Reader codes beyond the bitcode package's own (reader/unknown-record,
-// reader/unknown-block, reader/malformed, reader/unsupported).
-const (
-	// CodeOracleDisagrees: our printed module differs from llvm-dis-19's
-	// after normalisation; detail is the first differing line number.
-	CodeOracleDisagrees = codes.ReaderOracleDisagrees
-	// CodeOracleFailed: llvm-dis-19 itself could not read the module; the
-	// status is unjudged (not our failure, not our pass).
-	CodeOracleFailed = codes.ReaderOracleFailed
-)
-
 // DefaultReaderMemory is the reader's default memory budget per module
 // (4 GiB): modules up to about 32 MiB of bitcode are read.
 const DefaultReaderMemory = 4 << 30
@@ -92,10 +81,10 @@ func readModule(ctx context.Context, m *Module, useOracle bool) pipeline.Result 
 		return pipeline.Unavailablef("oracle llvm-dis-19: %v", err)
 	case v.OracleFailed:
 		r := pipeline.UnjudgedBecause("llvm-dis-19 cannot read this module: " + v.OracleMessage)
-		r.Code, r.Features = CodeOracleFailed, res.Features
+		r.Code, r.Features = codes.ReaderOracleFailed, res.Features
 		return r
 	case !v.Agrees:
-		r := pipeline.Fail(CodeOracleDisagrees, fmt.Sprintf("line %d", v.Line),
+		r := pipeline.Fail(codes.ReaderOracleDisagrees, fmt.Sprintf("line %d", v.Line),
 			fmt.Sprintf("line %d: ours %q, llvm-dis %q", v.Line, v.Ours, v.Theirs))
 		r.Features = res.Features
 		return r

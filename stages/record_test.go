@@ -30,7 +30,7 @@ func TestRecord(t *testing.T) {
 		{"cancelled", []pipeline.Result{pipeline.Pass(), {Status: pipeline.NotRun, Code: pipeline.CodeCancelled, Message: "interrupted"}, {}}, "container", "reader", "cancelled", "", []string{"passed", "not-run", "not-run"}},
 		{"skipped in the middle, later stages still run", []pipeline.Result{pipeline.Pass(), {Status: pipeline.Skipped, Message: "excluded by --skip-stages"}, pipeline.Pass()}, "container", "", "", "excluded by --skip-stages", []string{"passed", "skipped", "passed"}},
 		{"skipped, then failed", []pipeline.Result{pipeline.Pass(), {Status: pipeline.Skipped, Message: "excluded"}, pipeline.Fail("translate/x", "d", "m")}, "container", "translate", "translate/x", "excluded", []string{"passed", "skipped", "failed"}},
-		{"failed first", []pipeline.Result{pipeline.Fail(CodeHashMismatch, "function[0]", "m"), {}, {}}, "", "container", CodeHashMismatch, "", []string{"failed", "not-run", "not-run"}},
+		{"failed first", []pipeline.Result{pipeline.Fail(codes.ContainerHashMismatch, "function[0]", "m"), {}, {}}, "", "container", codes.ContainerHashMismatch, "", []string{"failed", "not-run", "not-run"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -64,12 +64,12 @@ func TestContainerVerdicts(t *testing.T) {
 		m    *Module
 		code codes.Code
 	}{
-		{"library error", &Module{Library: &Library{Err: &mtlb.FormatError{Construct: "header", Msg: "short"}, ErrCode: CodeMalformedLibrary}, Index: -1}, CodeMalformedLibrary},
-		{"unreadable", &Module{Library: &Library{Err: errors.New("permission denied"), ErrCode: CodeUnreadable}, Index: -1}, CodeUnreadable},
-		{"out of bounds", &Module{Library: &Library{Lib: &mtlb.Library{}}, Function: &mtlb.Function{Problem: &mtlb.FormatError{Construct: "function[0] tag OFFT"}}}, CodeBitcodeOutOfBounds},
-		{"no hash", &Module{Library: &Library{Lib: &mtlb.Library{}}, Function: &mtlb.Function{Name: "f", Bitcode: []byte{1}}}, CodeMissingHash},
-		{"hash mismatch", &Module{Library: &Library{Lib: &mtlb.Library{}}, Function: &mtlb.Function{Name: "f", HasHash: true, Bitcode: []byte{1}}}, CodeHashMismatch},
-		{"no bitcode", &Module{Library: &Library{Lib: &mtlb.Library{}}, Function: good}, CodeHashMismatch},
+		{"library error", &Module{Library: &Library{Err: &mtlb.FormatError{Construct: "header", Msg: "short"}, ErrCode: codes.ContainerMalformedLibrary}, Index: -1}, codes.ContainerMalformedLibrary},
+		{"unreadable", &Module{Library: &Library{Err: errors.New("permission denied"), ErrCode: codes.ContainerUnreadable}, Index: -1}, codes.ContainerUnreadable},
+		{"out of bounds", &Module{Library: &Library{Lib: &mtlb.Library{}}, Function: &mtlb.Function{Problem: &mtlb.FormatError{Construct: "function[0] tag OFFT"}}}, codes.ContainerBitcodeOutOfBounds},
+		{"no hash", &Module{Library: &Library{Lib: &mtlb.Library{}}, Function: &mtlb.Function{Name: "f", Bitcode: []byte{1}}}, codes.ContainerMissingHash},
+		{"hash mismatch", &Module{Library: &Library{Lib: &mtlb.Library{}}, Function: &mtlb.Function{Name: "f", HasHash: true, Bitcode: []byte{1}}}, codes.ContainerHashMismatch},
+		{"no bitcode", &Module{Library: &Library{Lib: &mtlb.Library{}}, Function: good}, codes.ContainerHashMismatch},
 	}
 	for _, tc := range tests {
 		r := checkContainer(tc.m)
@@ -107,7 +107,7 @@ func TestRecordFailureIsItsOwnBlocker(t *testing.T) {
 		last pipeline.Result
 		want []string
 	}{
-		{"mismatch", pipeline.Fail(CodeEmulatorMismatch, "buffer 1", "m"), []string{string(CodeEmulatorMismatch) + " buffer 1"}},
+		{"mismatch", pipeline.Fail(codes.EmulatorMismatch, "buffer 1", "m"), []string{string(codes.EmulatorMismatch) + " buffer 1"}},
 		{"named", named, []string{"translate/unhandled-intrinsic air.a", "translate/unhandled-intrinsic air.b"}},
 		{"passed", pipeline.Pass(), nil},
 	} {

@@ -54,7 +54,7 @@ func LoadSource(ctx context.Context, e corpus.Entry, o LoadOptions) pipeline.Exp
 	x := loadSource(ctx, e, o)
 	if len(x.Items) == 0 && ClaimsLibrary(e.Provenance) {
 		// The name promises a library: say per file why none is here.
-		code, msg := CodeNotALibrary, "the file's name ends in .metallib but its bytes hold no Metal library (no MTLB header) and no AIR module"
+		code, msg := codes.ContainerNotALibrary, "the file's name ends in .metallib but its bytes hold no Metal library (no MTLB header) and no AIR module"
 		if c, ok := strings.CutPrefix(x.Verdict, VerdictRefusedPrefix); ok {
 			code, msg = codes.Code(c), "the file's name ends in .metallib but it was not read: "+c
 		}
@@ -77,7 +77,7 @@ func loadSource(ctx context.Context, e corpus.Entry, o LoadOptions) pipeline.Exp
 	lib, err := LibraryMagic(e.Path)
 	switch {
 	case err != nil:
-		return pipeline.Expansion[*Module]{Verdict: VerdictRefusedPrefix + string(CodeUnreadable)}
+		return pipeline.Expansion[*Module]{Verdict: VerdictRefusedPrefix + string(codes.ContainerUnreadable)}
 	case lib:
 		return pipeline.Expansion[*Module]{Items: LoadLibrary(ctx, e, o.MaxFileSize), Verdict: VerdictLibrary}
 	case o.MaxScanSize <= 0 || e.Size == 0:
@@ -93,7 +93,7 @@ var mappedHook func(path string)
 // it was read: its rows would describe bytes that no longer exist.
 func changedUnderRun(e corpus.Entry, what string) pipeline.Expansion[*Module] {
 	lib := &Library{Source: e.Provenance, Path: e.Path, Kind: scan.KindFile,
-		Err: errors.New("the file changed while it was read (" + what + "); run again once it is stable"), ErrCode: CodeFileChanged}
+		Err: errors.New("the file changed while it was read (" + what + "); run again once it is stable"), ErrCode: codes.ContainerFileChanged}
 	return pipeline.Expansion[*Module]{Items: modulesOf(lib), Verdict: VerdictLibrary}
 }
 
@@ -112,9 +112,9 @@ func scanFile(e corpus.Entry, o LoadOptions) pipeline.Expansion[*Module] {
 	case errors.As(err, &changed):
 		return changedUnderRun(e, changed.What)
 	case errors.As(err, &tooLarge):
-		return pipeline.Expansion[*Module]{Verdict: VerdictRefusedPrefix + string(CodeFileTooLarge)}
+		return pipeline.Expansion[*Module]{Verdict: VerdictRefusedPrefix + string(codes.ContainerFileTooLarge)}
 	case err != nil:
-		return pipeline.Expansion[*Module]{Verdict: VerdictRefusedPrefix + string(CodeUnreadable)}
+		return pipeline.Expansion[*Module]{Verdict: VerdictRefusedPrefix + string(codes.ContainerUnreadable)}
 	case len(blobs) == 0:
 		return pipeline.Expansion[*Module]{Verdict: VerdictNotLibrary}
 	}
@@ -128,7 +128,7 @@ func scanFile(e corpus.Entry, o LoadOptions) pipeline.Expansion[*Module] {
 			continue
 		}
 		if lib.Lib, lib.Err = mtlb.Parse(b.Data); lib.Err != nil {
-			lib.Lib, lib.ErrCode = nil, CodeMalformedLibrary
+			lib.Lib, lib.ErrCode = nil, codes.ContainerMalformedLibrary
 		}
 		mods = append(mods, modulesOf(lib)...)
 	}

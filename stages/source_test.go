@@ -46,7 +46,7 @@ func TestScanFileShrinksWhileMapped(t *testing.T) {
 		t.Fatalf("verdict %q, %d items", x.Verdict, len(x.Items))
 	}
 	r := checkContainer(x.Items[0])
-	if r.Status != pipeline.Failed || r.Code != CodeFileChanged {
+	if r.Status != pipeline.Failed || r.Code != codes.ContainerFileChanged {
 		t.Fatalf("container: %s %s %s", r.Status, r.Code, r.Message)
 	}
 	t.Log(r.Message)
@@ -71,7 +71,7 @@ func TestScanFileChangedWithoutShrinking(t *testing.T) {
 	}
 	defer func() { mappedHook = nil }()
 	x := LoadSource(context.Background(), e, LoadOptions{MaxFileSize: DefaultMaxFileSize, MaxScanSize: DefaultMaxScanSize})
-	if len(x.Items) != 1 || checkContainer(x.Items[0]).Code != CodeFileChanged {
+	if len(x.Items) != 1 || checkContainer(x.Items[0]).Code != codes.ContainerFileChanged {
 		t.Fatalf("verdict %q, %d items", x.Verdict, len(x.Items))
 	}
 }
@@ -97,13 +97,13 @@ func TestNamedLibraryWithoutLibraryGetsARow(t *testing.T) {
 		opts  LoadOptions
 		code  codes.Code // "" : no row, counted as not a library
 	}{
-		{write("x.metallib", zeros), opts, CodeNotALibrary},
-		{write("UPPER.METALLIB", zeros), opts, CodeNotALibrary},
-		{write("empty.metallib", nil), opts, CodeNotALibrary},
-		{write("short.metallib", []byte("MTL")), opts, CodeNotALibrary},
-		{write("big.metallib", zeros), LoadOptions{MaxFileSize: 1 << 20, MaxScanSize: 1 << 20}, CodeFileTooLarge},
+		{write("x.metallib", zeros), opts, codes.ContainerNotALibrary},
+		{write("UPPER.METALLIB", zeros), opts, codes.ContainerNotALibrary},
+		{write("empty.metallib", nil), opts, codes.ContainerNotALibrary},
+		{write("short.metallib", []byte("MTL")), opts, codes.ContainerNotALibrary},
+		{write("big.metallib", zeros), LoadOptions{MaxFileSize: 1 << 20, MaxScanSize: 1 << 20}, codes.ContainerFileTooLarge},
 		{write("x.bin", zeros), opts, ""},
-		{corpus.Entry{Path: filepath.Join(dir, "x.ipsw-extracted"), Provenance: "fw.ipsw!/img.dmg!/System/default.metallib"}, opts, CodeUnreadable},
+		{corpus.Entry{Path: filepath.Join(dir, "x.ipsw-extracted"), Provenance: "fw.ipsw!/img.dmg!/System/default.metallib"}, opts, codes.ContainerUnreadable},
 	}
 	for _, tc := range tests {
 		t.Run(tc.entry.Provenance, func(t *testing.T) {
@@ -147,7 +147,7 @@ func TestLibraryChangedWhileRead(t *testing.T) {
 	if len(x.Items) != 1 || x.Items[0].Index != -1 {
 		t.Fatalf("verdict %q, %d items", x.Verdict, len(x.Items))
 	}
-	if r := checkContainer(x.Items[0]); r.Code != CodeFileChanged {
+	if r := checkContainer(x.Items[0]); r.Code != codes.ContainerFileChanged {
 		t.Fatalf("container: %s %s %s", r.Status, r.Code, r.Message)
 	}
 	// Untouched, the same file reads whole.

@@ -18,18 +18,6 @@ import (
 // translateVersion changes whenever the translate stage's verdicts change.
 const translateVersion = "5"
 
-// Translate codes beyond the translator's own.
-const (
-	// CodeNoIR: the reader stage was replaced and left no in-memory module.
-	CodeNoIR = codes.TranslateNoIR
-	// CodeNoEntryPoint: the module's metadata names no entry point for the
-	// library's function.
-	CodeNoEntryPoint = codes.TranslateNoEntryPoint
-	// CodeInternalError: the translator failed in itself (not a missing
-	// feature, not spirv-val's verdict): a defect of ours to fix.
-	CodeInternalError = codes.TranslateInternalError
-)
-
 // Translate is the translate stage: the module's entry point lowered to one
 // SPIR-V module for Vulkan 1.2 and accepted by spirv-val. Every missing
 // feature found is listed, not just the first. A library function is
@@ -62,7 +50,7 @@ func Translate() pipeline.Stage[*Module] {
 
 func translateModule(ctx context.Context, m *Module) (r pipeline.Result) {
 	if m.IR == nil {
-		return pipeline.Fail(CodeNoIR, "reader", "no in-memory module: the reader stage did not run (--skip-stages)")
+		return pipeline.Fail(codes.TranslateNoIR, "reader", "no in-memory module: the reader stage did not run (--skip-stages)")
 	}
 	ir, ep, res, ok := entryOf(m)
 	if !ok {
@@ -129,7 +117,7 @@ func entryOf(m *Module) (*air.Module, air.EntryPoint, pipeline.Result, bool) {
 		if err != nil {
 			var le *libwrap.Error
 			if !errors.As(err, &le) {
-				return nil, air.EntryPoint{}, pipeline.Fail(CodeNoEntryPoint, "metadata", err.Error()), false
+				return nil, air.EntryPoint{}, pipeline.Fail(codes.TranslateNoEntryPoint, "metadata", err.Error()), false
 			}
 			r := pipeline.Fail(le.Code, le.Detail, le.Error())
 			r.Data = map[string]string{"function_kind": "library", "library_kind": string(kind), "library_function": fn.Name}
@@ -174,7 +162,7 @@ func libraryData(m *Module, r *pipeline.Result) {
 func translateFailure(err error) pipeline.Result {
 	var miss *translate.MissingError
 	if !errors.As(err, &miss) || len(miss.Missing) == 0 {
-		return pipeline.Fail(CodeInternalError, "translator", err.Error())
+		return pipeline.Fail(codes.TranslateInternalError, "translator", err.Error())
 	}
 	if len(miss.Missing) == 1 && miss.Missing[0].Code == translate.CodeLibraryFunction {
 		r := pipeline.UnjudgedBecause("an air.visible library function, not an entry point: Metal links it into a caller at pipeline time")
@@ -192,7 +180,7 @@ func translateFailure(err error) pipeline.Result {
 func entryPointOf(m *Module) (air.EntryPoint, pipeline.Result, bool) {
 	eps, err := air.EntryPoints(m.IR)
 	if err != nil {
-		return air.EntryPoint{}, pipeline.Fail(CodeNoEntryPoint, "metadata", err.Error()), false
+		return air.EntryPoint{}, pipeline.Fail(codes.TranslateNoEntryPoint, "metadata", err.Error()), false
 	}
 	name := ""
 	if m.Function != nil {
@@ -211,5 +199,5 @@ func entryPointOf(m *Module) (air.EntryPoint, pipeline.Result, bool) {
 	if f := m.IR.Function(name); len(eps) == 1 && (f == nil || f.IsDeclaration()) {
 		return eps[0], pipeline.Result{}, true
 	}
-	return air.EntryPoint{}, pipeline.Fail(CodeNoEntryPoint, name, fmt.Sprintf("the module's metadata names %d entry points and none is %q", len(eps), name)), false
+	return air.EntryPoint{}, pipeline.Fail(codes.TranslateNoEntryPoint, name, fmt.Sprintf("the module's metadata names %d entry points and none is %q", len(eps), name)), false
 }

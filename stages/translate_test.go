@@ -36,8 +36,8 @@ func TestTranslateFailure(t *testing.T) {
 	}{
 		{"missing features", fmt.Errorf("wrapped: %w", missing), pipeline.Failed, translate.CodeUnsupportedCFG, 2},
 		{"library function", library, pipeline.Unjudged, translate.CodeLibraryFunction, 0},
-		{"internal error", errors.New("translate @f: entry point has no body"), pipeline.Failed, CodeInternalError, 0},
-		{"empty missing list", &translate.MissingError{Entry: "f"}, pipeline.Failed, CodeInternalError, 0},
+		{"internal error", errors.New("translate @f: entry point has no body"), pipeline.Failed, codes.TranslateInternalError, 0},
+		{"empty missing list", &translate.MissingError{Entry: "f"}, pipeline.Failed, codes.TranslateInternalError, 0},
 	} {
 		r := translateFailure(c.err)
 		if r.Status != c.status || r.Code != c.code || len(r.Missing) != c.missing {
@@ -104,8 +104,8 @@ func TestEntryPointOf(t *testing.T) {
 		if ok && ep.Function.Name != "k" {
 			t.Errorf("%s: entry point %s", c.function, ep.Function.Name)
 		}
-		if !ok && (r.Code != CodeNoEntryPoint || r.Detail != c.function) {
-			t.Errorf("%s: %s %q, want %s naming the function", c.function, r.Code, r.Detail, CodeNoEntryPoint)
+		if !ok && (r.Code != codes.TranslateNoEntryPoint || r.Detail != c.function) {
+			t.Errorf("%s: %s %q, want %s naming the function", c.function, r.Code, r.Detail, codes.TranslateNoEntryPoint)
 		}
 	}
 }

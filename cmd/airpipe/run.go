@@ -23,6 +23,7 @@ import (
 	"github.com/airpipe/airpipe/analytics"
 	"github.com/airpipe/airpipe/corpus"
 	"github.com/airpipe/airpipe/device"
+	"github.com/airpipe/airpipe/internal/codes"
 	"github.com/airpipe/airpipe/pipeline"
 	"github.com/airpipe/airpipe/stages"
 )
@@ -447,7 +448,7 @@ func executeRun(ctx context.Context, o runOptions, plan runPlan, stdout, stderr 
 	}
 	meta.Complete = !interrupted && engineErr == nil && wErr == nil
 	// Rows saying a *.metallib holds no library are no library found.
-	empty := meta.Complete && !o.allowEmpty && meta.Counts.LibrariesParsed == 0 && sum.total == sum.libraryFailures[string(stages.CodeNotALibrary)]
+	empty := meta.Complete && !o.allowEmpty && meta.Counts.LibrariesParsed == 0 && sum.total == sum.libraryFailures[string(codes.ContainerNotALibrary)]
 	selectedNone := meta.Complete && !o.allowEmpty && !empty && !sel.all() && sum.total == 0
 	if empty || selectedNone {
 		// A run over nothing is no evidence: never passed off as complete.

@@ -145,10 +145,7 @@ func (e *emulator) run(ctx context.Context, m *Module) pipeline.Result {
 	var mode harness.Mode
 	var traced *approxtrace.Outcome
 	if errors.As(err, &nj) && nj.Kind == cpuref.KindApproximate {
-		mod, ep, _, ok := entryOf(m)
-		if !ok {
-			mod = nil
-		}
+		mod, ep, _, _ := entryOf(m) // mod is nil when there is none
 		t, r := approxtrace.Substitute(ctx, e.h, harnessModule(m), mod, ep, nj, e.opts.PrecomputeFused)
 		if t == nil {
 			return r

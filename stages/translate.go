@@ -21,8 +21,8 @@ const translateVersion = "5"
 // Translate is the translate stage: the module's entry point lowered to one
 // SPIR-V module for Vulkan 1.2 and accepted by spirv-val. Every missing
 // feature found is listed, not just the first. A library function is
-// translated as the callee of airpipe's wrapper kernel (compiler/libwrap,
-// entryOf), its row data function_kind=library.
+// translated as the callee of airpipe's wrapper kernel (libwrap.EntryFor),
+// its row data function_kind=library.
 func Translate() pipeline.Stage[*Module] {
 	return pipeline.Stage[*Module]{
 		Name: "translate", Version: translateVersion,
@@ -100,40 +100,34 @@ func validationFailure(ctx context.Context, err error) pipeline.Result {
 }
 
 // entryOf is the module and entry point the row's function is translated
-// as: a library function (libwrap.Find: an air.visible function, or one
-// the container types unqualified, visible or extern that the module
-// defines outside every stage's metadata) through airpipe's wrapper kernel
-// (m.Wrapped), any other function as entryPointOf picks it. A library
-// function the wrapper ABI cannot carry fails with libwrap's code.
+// as (libwrap.EntryFor), recording a library function's wrapper in
+// m.Wrapped; what stops it is the row's result.
 func entryOf(m *Module) (*air.Module, air.EntryPoint, pipeline.Result, bool) {
-	m.Wrapped = nil
-	name := ""
+	name, libraryTyped := "", false
 	if m.Function != nil {
-		name = m.Function.Name
+		name, libraryTyped = m.Function.Name, libraryType(m.Function.Type)
 	}
-	fn, kind, isLib, err := libwrap.Find(m.IR, name)
-	if err == nil && isLib && (kind == libwrap.Visible || m.Function != nil && libraryType(m.Function.Type)) {
-		w, err := libwrap.Wrap(m.IR, fn, kind)
-		if err != nil {
-			var le *libwrap.Error
-			if !errors.As(err, &le) {
-				return nil, air.EntryPoint{}, pipeline.Fail(codes.TranslateNoEntryPoint, "metadata", err.Error()), false
-			}
-			r := pipeline.Fail(le.Code, le.Detail, le.Error())
-			r.Data = map[string]string{"function_kind": "library", "library_kind": string(kind), "library_function": fn.Name}
-			return nil, air.EntryPoint{}, r, false
-		}
-		m.Wrapped = w
-		return w.Module, w.EntryPoint, pipeline.Result{}, true
-	}
-	if detail, ok := libwrap.DataOnly(m.IR); ok {
-		// Nothing to translate: neither a failure nor a pass.
-		r := pipeline.UnjudgedBecause("the module holds data only (" + detail + ": no function with a body, no entry point): nothing to translate")
-		r.Code, r.Detail = libwrap.CodeDataOnly, detail
+	t, err := libwrap.EntryFor(m.IR, name, libraryTyped)
+	m.Wrapped = t.Wrapped
+	var le *libwrap.Error
+	var do *libwrap.DataOnlyError
+	var ne *libwrap.NoEntryError
+	switch {
+	case errors.As(err, &le):
+		r := pipeline.Fail(le.Code, le.Detail, le.Error())
+		r.Data = map[string]string{"function_kind": "library", "library_kind": string(le.Kind), "library_function": le.Function}
 		return nil, air.EntryPoint{}, r, false
+	case errors.As(err, &do):
+		// Nothing to translate: neither a failure nor a pass.
+		r := pipeline.UnjudgedBecause(do.Error())
+		r.Code, r.Detail = codes.TranslateDataOnly, do.Detail
+		return nil, air.EntryPoint{}, r, false
+	case errors.As(err, &ne):
+		return nil, air.EntryPoint{}, pipeline.Fail(codes.TranslateNoEntryPoint, ne.Detail, ne.Reason), false
+	case err != nil:
+		return nil, air.EntryPoint{}, pipeline.Fail(codes.TranslateNoEntryPoint, "metadata", err.Error()), false
 	}
-	ep, res, ok := entryPointOf(m)
-	return m.IR, ep, res, ok
+	return t.Module, t.EntryPoint, pipeline.Result{}, true
 }
 
 // libraryType reports whether a container function type names a library
@@ -174,30 +168,4 @@ func translateFailure(err error) pipeline.Result {
 		r.Missing = append(r.Missing, pipeline.Finding{Code: f.Code, Detail: f.Detail})
 	}
 	return r
-}
-
-// entryPointOf picks the entry point of the module's function.
-func entryPointOf(m *Module) (air.EntryPoint, pipeline.Result, bool) {
-	eps, err := air.EntryPoints(m.IR)
-	if err != nil {
-		return air.EntryPoint{}, pipeline.Fail(codes.TranslateNoEntryPoint, "metadata", err.Error()), false
-	}
-	name := ""
-	if m.Function != nil {
-		name = m.Function.Name
-	}
-	for _, ep := range eps {
-		if ep.Function != nil && ep.Function.Name == name {
-			return ep, pipeline.Result{}, true
-		}
-	}
-	// A library may name its function otherwise than the module does; then
-	// the module's only entry point is the function. But when the module
-	// defines a function of that name which is no entry point (a visible or
-	// extern function sharing the module with a kernel), that function is
-	// what the row is about, and another's verdict must never stand for it.
-	if f := m.IR.Function(name); len(eps) == 1 && (f == nil || f.IsDeclaration()) {
-		return eps[0], pipeline.Result{}, true
-	}
-	return air.EntryPoint{}, pipeline.Fail(codes.TranslateNoEntryPoint, name, fmt.Sprintf("the module's metadata names %d entry points and none is %q", len(eps), name)), false
 }

@@ -4,7 +4,9 @@
 // into another, so that the translate, compile and emulator stages judge
 // the function as they judge any kernel (the function itself is translated
 // as the wrapper's callee). README.md is the ABI: the buffers, the records'
-// layout, and what is refused by name.
+// layout, and what is refused by name. EntryFor is what a row's function
+// is translated as: a library function through the wrapper, any other
+// function as its module's entry point.
 //
 // The wrapper is airpipe's own calling convention, not Metal's stitching
 // ABI (air.stitching_info), which the runtime owns and which is not

@@ -60,6 +60,8 @@ type Error struct {
 	Code     codes.Code
 	Detail   string
 	Reason   string
+	// Kind is how the module declares the function (set by EntryFor).
+	Kind Kind
 }
 
 func (e *Error) Error() string {

@@ -77,12 +77,13 @@ func getUsage(b *testing.B) rusageSnap {
 	return rusageSnap{cpu(s), cpu(c), s.Maxrss, c.Maxrss}
 }
 
-// liveChildren is the CPU time (theirs and their waited-for children's) and
-// the largest peak resident set (KiB) of this process's child processes
-// that still run: the stages' idle compile and emulator children, which
-// RUSAGE_CHILDREN counts only once they are waited for. It reads /proc.
-func liveChildren() (time.Duration, int64) {
-	var cpu time.Duration
+// liveChildren is the CPU time (theirs and their waited-for children's),
+// by program (proc.ProgramName of their command line), and the largest peak
+// resident set (KiB) of this process's child processes that still run: the
+// stages' idle compile and emulator children, which RUSAGE_CHILDREN counts
+// only once they are waited for. It reads /proc.
+func liveChildren() (map[string]time.Duration, int64) {
+	cpu := map[string]time.Duration{}
 	var rss int64
 	lists, _ := filepath.Glob("/proc/self/task/*/children")
 	for _, l := range lists {
@@ -98,12 +99,13 @@ func liveChildren() (time.Duration, int64) {
 			if len(f) < 15 {
 				continue
 			}
+			argv := strings.Split(strings.TrimRight(readString("/proc/"+pid+"/cmdline"), "\x00"), "\x00")
+			name := proc.ProgramName(proc.Spec{Path: argv[0], Args: argv[1:]})
 			for _, v := range f[11:15] {
 				ticks, _ := strconv.ParseInt(v, 10, 64)
-				cpu += time.Duration(ticks) * time.Second / 100 // USER_HZ
+				cpu[name] += time.Duration(ticks) * time.Second / 100 // USER_HZ
 			}
-			status, _ := os.ReadFile("/proc/" + pid + "/status")
-			for _, line := range strings.Split(string(status), "\n") {
+			for _, line := range strings.Split(readString("/proc/"+pid+"/status"), "\n") {
 				if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
 					kib, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
 					rss = max(rss, kib)
@@ -112,6 +114,12 @@ func liveChildren() (time.Duration, int64) {
 		}
 	}
 	return cpu, rss
+}
+
+// readString is a file's contents, empty when it cannot be read.
+func readString(path string) string {
+	b, _ := os.ReadFile(path)
+	return string(b)
 }
 
 // BenchmarkPipelineVsLLVMDis runs the whole pipeline (container → emulator,
@@ -126,7 +134,8 @@ func liveChildren() (time.Duration, int64) {
 // results there (to compare two builds' rows).
 func BenchmarkPipelineVsLLVMDis(b *testing.B) {
 	root := corpustest.Root(b)
-	var pipe, dis, disCPU, selfCPU, kidCPU, liveCPU time.Duration
+	var pipe, dis, disCPU, selfCPU, kidCPU time.Duration
+	liveCPU := map[string]time.Duration{}
 	var mods int
 	stageMS := map[string]int64{}
 	tools := map[string]proc.Usage{}
@@ -158,8 +167,11 @@ func BenchmarkPipelineVsLLVMDis(b *testing.B) {
 			tools[name] = t
 		}
 		selfCPU += after.self - before.self
-		kidCPU += after.children - before.children + live - liveBefore
-		liveCPU += live - liveBefore
+		kidCPU += after.children - before.children
+		for name, c := range live {
+			kidCPU += c - liveBefore[name]
+			liveCPU[name] += c - liveBefore[name]
+		}
 		b.Logf("peak RSS: this process %d MiB, largest child %d MiB (of those still running %d MiB)", after.selfRSS>>10, after.kidRSS>>10, liveRSS>>10)
 		entries, err := os.ReadDir(out)
 		if err != nil || len(entries) == 0 {
@@ -211,7 +223,9 @@ func BenchmarkPipelineVsLLVMDis(b *testing.B) {
 		u := tools[p]
 		fmt.Fprintf(report, "child %-26s %6d runs, CPU %7.1f s (%5.1f ms a run), wall %7.1f s\n", p, u.Runs/b.N, u.CPU.Seconds()/n, float64(u.CPU.Microseconds())/1000/float64(max(u.Runs, 1)), u.Wall.Seconds()/n)
 	}
-	fmt.Fprintf(report, "child processes still running at the end (idle compile and emulator children): CPU %.1f s\n", liveCPU.Seconds()/n)
+	for name, c := range liveCPU {
+		fmt.Fprintf(report, "child %-26s still running at the end (an idle child), CPU %7.1f s\n", name, c.Seconds()/n)
+	}
 	fmt.Fprintf(report, "%d distinct modules; pipeline %.1f s, llvm-dis-19 %.1f s: %.1f× (wall); CPU %.1f s (airpipe %.1f s, its children %.1f s), llvm-dis-19 %.2f s: %.1f× (cpu)\n",
 		mods, pipe.Seconds()/n, dis.Seconds()/n, float64(pipe)/float64(dis),
 		(selfCPU+kidCPU).Seconds()/n, selfCPU.Seconds()/n, kidCPU.Seconds()/n, disCPU.Seconds()/n, float64(selfCPU+kidCPU)/float64(disCPU))

@@ -253,7 +253,7 @@ func Disassemble(ctx context.Context, bitcode []byte, timeout time.Duration) (st
 // cannot run is a *NotJudgeableError; a missing tool wraps ErrUnavailable.
 func Run(ctx context.Context, bitcode []byte, entry string, opts Options) (*Result, error) {
 	opts = opts.withDefaults()
-	ll, err := Disassemble(ctx, bitcode, opts.Timeout)
+	ll, err := disassembled(ctx, bitcode, opts.Timeout) // distext.go
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package judge
 
 import (
 	"encoding/binary"
+	"strings"
 	"testing"
 
 	"github.com/airpipe/airpipe/compiler/cpuref"
@@ -130,6 +131,40 @@ func TestCompareTyped(t *testing.T) {
 		}
 		if tc.dataKey != "" && r.Data[tc.dataKey] != tc.dataWant {
 			t.Errorf("%s: data %v, want %s=%s", tc.name, r.Data, tc.dataKey, tc.dataWant)
+		}
+	}
+}
+
+// TestElementKindAsTrim: elementKind's byte loops decide every name as the
+// strings.TrimLeft/Trim definition it replaced: letters, then only digits
+// and x, not starting with x.
+func TestElementKindAsTrim(t *testing.T) {
+	byTrim := func(typeName string) wordKind {
+		base := strings.TrimPrefix(typeName, "packed_")
+		shape := strings.TrimLeft(base, "abcdefghijklmnopqrstuvwxyz")
+		base = base[:len(base)-len(shape)]
+		if strings.Trim(shape, "0123456789x") != "" || strings.HasPrefix(shape, "x") {
+			return wordBits
+		}
+		switch base {
+		case "float":
+			return wordFloat
+		case "half":
+			return wordHalf
+		case "bfloat":
+			return wordBFloat
+		}
+		return wordBits
+	}
+	parts := []string{"", "packed_", "float", "half", "bfloat", "int", "Float", "x", "4", "4x4", "3y", "_t", "x2", "2x", "9"}
+	for _, a := range parts {
+		for _, b := range parts {
+			for _, c := range parts {
+				name := a + b + c
+				if got, want := elementKind(name), byTrim(name); got != want {
+					t.Errorf("elementKind(%q) = %s, the Trim definition %s", name, got, want)
+				}
+			}
 		}
 	}
 }

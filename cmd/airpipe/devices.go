@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/airpipe/airpipe/compiler/libllvm"
 	"github.com/airpipe/airpipe/device"
 	"github.com/airpipe/airpipe/device/harness"
 )
@@ -31,6 +32,19 @@ const emulatorChildCommand = "__emulator-child"
 func serveEmulatorChild() int {
 	if err := harness.Serve(os.Stdin, os.Stdout); err != nil {
 		fmt.Fprintf(os.Stderr, "airpipe %s: %v\n", emulatorChildCommand, err)
+		return 1
+	}
+	return 0
+}
+
+// llvmChildCommand is the hidden subcommand an LLVM child runs: it
+// disassembles and compiles the CPU reference's modules with LLVM's library
+// (libllvm.Serve), so a module costs no llvm-dis-19 or llc-19 start.
+const llvmChildCommand = "__llvm-child"
+
+func serveLLVMChild() int {
+	if err := libllvm.Serve(os.Stdin, os.Stdout); err != nil {
+		fmt.Fprintf(os.Stderr, "airpipe %s: %v\n", llvmChildCommand, err)
 		return 1
 	}
 	return 0

@@ -21,6 +21,7 @@ var layerRules = []struct {
 	{"internal", []string{"internal"}, nil},
 	{"pipeline", []string{"pipeline", "internal"}, []string{"github.com/sourcegraph/conc"}},
 	{"analytics", []string{"analytics"}, []string{"github.com/parquet-go/", "gonum.org/v1/plot"}},
+	{"compiler/libllvm", []string{"internal/proc"}, []string{"github.com/ebitengine/purego"}},
 	{"compiler", []string{"compiler", "internal/proc", "internal/codes", "internal/sealed"}, nil},
 	{"corpus", []string{"corpus", "internal"}, nil},
 	{"device/harness", []string{"device", "compiler", "internal"}, nil},

@@ -29,6 +29,8 @@ func serveChild(args []string) (int, bool) {
 		return serveCompileChild(), true
 	case emulatorChildCommand:
 		return serveEmulatorChild(), true
+	case llvmChildCommand:
+		return serveLLVMChild(), true
 	}
 	return 0, false
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/airpipe/airpipe/analytics"
+	"github.com/airpipe/airpipe/compiler/cpuref"
 	"github.com/airpipe/airpipe/corpus"
 	"github.com/airpipe/airpipe/device"
 	"github.com/airpipe/airpipe/internal/codes"
@@ -187,6 +188,11 @@ func buildStages(o runOptions) ([]pipeline.Stage[*stages.Module], error) {
 	if err != nil {
 		return nil, err
 	}
+	llvmChild, err := childArgv(llvmChildCommand)
+	if err != nil {
+		return nil, err
+	}
+	cpuref.UseLLVMChildren(llvmChild)
 	grid, err := parseGrid(o.grid)
 	if err != nil {
 		return nil, fmt.Errorf("--grid: %w", err)

@@ -234,7 +234,10 @@ func ClearStencilBuffer(w, h int) []byte {
 
 // Disassemble returns llvm-dis-19's text of bitcode.
 func Disassemble(ctx context.Context, bitcode []byte, timeout time.Duration) (string, error) {
-	out, err := proc.Run(ctx, proc.Spec{Path: "llvm-dis-19", Args: []string{"-o", "-", "-"}, Stdin: bitcode, Timeout: timeout, MaxOutput: 64 << 20})
+	if text, ok := disassembleInChild(ctx, bitcode, timeout); ok { // llvmchild.go
+		return text, nil
+	}
+	out, err := proc.Run(ctx, proc.Spec{Path: "llvm-dis-19", Args: []string{"-o", "-", "-"}, Stdin: bitcode, Timeout: timeout, MaxOutput: maxText})
 	if errors.Is(err, proc.ErrNotFound) {
 		return "", fmt.Errorf("%w: llvm-dis-19 is not installed", ErrUnavailable)
 	}
@@ -580,6 +583,7 @@ func build(ctx context.Context, dir, host string, timeout time.Duration, fuse bo
 		return program{}, err
 	}
 	ll := filepath.Join(dir, "kernel.ll")
+	host = withInitArrays(host) // ctors.go
 	debug := strings.Contains(host, "\n!llvm.dbg.cu = ")
 	if debug {
 		// Apple's debug info (DWARF language 61) crashes llc-19's DWARF
@@ -599,6 +603,9 @@ func build(ctx context.Context, dir, host string, timeout time.Duration, fuse bo
 		return program{}, err
 	}
 	obj := filepath.Join(dir, "kernel.o")
+	if !debug && !fuse && compileInChild(ctx, ll, obj, timeout) { // llvmchild.go
+		return h.link(ctx, dir, obj, timeout)
+	}
 	args := []string{"-O2", "-mcpu=x86-64", "-relocation-model=pic", "-filetype=obj", "-o", obj, ll}
 	if fuse {
 		args = append(args, "-mattr=+fma", "-fp-contract=fast")

@@ -1,0 +1,45 @@
+package cpuref
+
+import (
+	"context"
+	"sync/atomic"
+	"time"
+
+	"github.com/airpipe/airpipe/compiler/libllvm"
+)
+
+// llvmChildren, once UseLLVMChildren set them, do the reference's
+// llvm-dis-19 and llc-19 work (compiler/libllvm) without a tool process per
+// module.
+var llvmChildren atomic.Pointer[libllvm.Children]
+
+// UseLLVMChildren makes this process's references disassemble and compile
+// through children started as argv (a program running libllvm.Serve)
+// instead of starting llvm-dis-19 and llc-19 for every module. What the
+// children decline, the tool does, and its outcome is the verdict: the
+// children only ever stand for a tool that succeeds.
+func UseLLVMChildren(argv []string) {
+	llvmChildren.Store(libllvm.NewChildren(argv))
+}
+
+// maxText is the most output Disassemble takes from llvm-dis-19.
+const maxText = 64 << 20
+
+// disassembleInChild is the children's text of bitcode, if they give one
+// that llvm-dis-19's would be (no larger than it may print).
+func disassembleInChild(ctx context.Context, bitcode []byte, timeout time.Duration) (string, bool) {
+	c := llvmChildren.Load()
+	if c == nil {
+		return "", false
+	}
+	text, err := c.Disassemble(ctx, bitcode, timeout)
+	return text, err == nil && len(text) <= maxText
+}
+
+// compileInChild reports whether the children wrote llc-19's object of the
+// text file ll to obj (llc-19 -O2 -mcpu=x86-64 -relocation-model=pic
+// -filetype=obj, no other option).
+func compileInChild(ctx context.Context, ll, obj string, timeout time.Duration) bool {
+	c := llvmChildren.Load()
+	return c != nil && c.Compile(ctx, ll, obj, timeout) == nil
+}

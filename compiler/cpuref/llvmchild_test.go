@@ -1,0 +1,69 @@
+package cpuref
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"testing"
+
+	"github.com/airpipe/airpipe/compiler/libllvm"
+	"github.com/airpipe/airpipe/internal/proc"
+)
+
+// TestMain runs the test binary as an LLVM child (libllvm.Serve) when
+// TestLLVMChildren starts it as one.
+func TestMain(m *testing.M) {
+	if os.Getenv("AIRPIPE_CPUREF_LLVM_CHILD") == "1" {
+		if err := libllvm.Serve(os.Stdin, os.Stdout); err != nil {
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// TestLLVMChildren: with LLVM children, a reference — here one with a
+// static initializer, whose constructors the children compile once
+// written out as .init_array arrays — gives the outputs it gives with the
+// tools, and starts neither llvm-dis-19 nor llc-19.
+func TestLLVMChildren(t *testing.T) {
+	needTools(t)
+	ll, err := os.ReadFile("testdata/affine.ll")
+	if err != nil {
+		t.Fatal(err)
+	}
+	withCtor := string(ll) + "\n@g = internal global i32 0\ndefine internal void @init() {\n  store i32 7, ptr @g\n  ret void\n}\n@llvm.global_ctors = appending global [1 x { i32, ptr, ptr }] [{ i32, ptr, ptr } { i32 65535, ptr @init, ptr null }]\n"
+	var want []*Result
+	for _, text := range []string{string(ll), withCtor} {
+		res, err := Run(context.Background(), assemble(t, text), "affine", Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want = append(want, res)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("AIRPIPE_CPUREF_LLVM_CHILD", "1")
+	UseLLVMChildren([]string{exe})
+	defer llvmChildren.Store(nil)
+	tools := func() int { return proc.Tally()["llvm-dis-19"].Runs + proc.Tally()["llc-19"].Runs }
+	before := tools()
+	for i, text := range []string{string(ll), withCtor} {
+		// Bitcode not disassembled before: the recent texts do not answer.
+		bc := assemble(t, text+"\n@llvmchild_test = global i32 1\n")
+		res, err := Run(context.Background(), bc, "affine", Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for j, o := range want[i].Outputs {
+			if !bytes.Equal(res.Outputs[j].Bytes, o.Bytes) {
+				t.Errorf("module %d: buffer %d differs from the tools' reference", i, o.Index)
+			}
+		}
+	}
+	if got := tools() - before; got != 0 {
+		t.Errorf("llvm-dis-19 and llc-19 ran %d times with LLVM children", got)
+	}
+}

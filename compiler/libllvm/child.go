@@ -1,0 +1,154 @@
+package libllvm
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/airpipe/airpipe/internal/proc"
+)
+
+// request is one line a child reads: Op "dis" disassembles Bitcode, Op
+// "llc" compiles the text file In into the object file Out.
+type request struct {
+	Op      string `json:"op"`
+	Bitcode []byte `json:"bitcode,omitempty"`
+	In      string `json:"in,omitempty"`
+	Out     string `json:"out,omitempty"`
+}
+
+// reply is a child's answer: Text for "dis", nothing for "llc", or why it
+// declined.
+type reply struct {
+	Text     []byte `json:"text,omitempty"` // bytes, not a JSON string: exactly as printed
+	Declined string `json:"declined,omitempty"`
+}
+
+// Serve is a child's loop: one request per line of r, one reply line
+// (proc.ReplyPrefix, JSON) each on w, until r ends.
+func Serve(r io.Reader, w io.Writer) error {
+	in := bufio.NewReaderSize(r, 1<<20)
+	for {
+		line, err := in.ReadBytes('\n')
+		if len(line) > 0 {
+			var q request
+			var rep reply
+			if jerr := json.Unmarshal(line, &q); jerr != nil {
+				rep.Declined = "bad request: " + jerr.Error()
+			} else if err := answer(q, &rep); err != nil {
+				rep.Declined = strings.TrimPrefix(err.Error(), ErrDeclined.Error()+": ")
+			}
+			b, jerr := json.Marshal(rep)
+			if jerr != nil {
+				return jerr
+			}
+			if _, err := fmt.Fprintf(w, "%s%s\n", proc.ReplyPrefix, b); err != nil {
+				return err
+			}
+		}
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// answer does request q in this process.
+func answer(q request, rep *reply) error {
+	m, err := load()
+	if err != nil {
+		return err
+	}
+	switch q.Op {
+	case "dis":
+		text, err := m.disassemble(q.Bitcode)
+		rep.Text = []byte(text)
+		return err
+	case "llc":
+		ir, err := os.ReadFile(q.In)
+		if err != nil {
+			return err
+		}
+		obj, err := m.compile(ir, q.In)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(q.Out, obj, 0o644)
+	}
+	return fmt.Errorf("unknown request %q", q.Op)
+}
+
+// maxIdle bounds the children kept for the next call.
+const maxIdle = 4
+
+// Children are library children, started as argv (a program that runs
+// Serve), shared by concurrent callers: each call takes an idle child or
+// starts one. A child lives on between calls; one that crashes or passes
+// its timeout is replaced at the next call.
+type Children struct {
+	argv []string
+	idle chan *proc.Server
+}
+
+// NewChildren returns children started as argv.
+func NewChildren(argv []string) *Children {
+	return &Children{argv: argv, idle: make(chan *proc.Server, maxIdle)}
+}
+
+// call sends q to a child and decodes its reply; any failure is ErrDeclined.
+func (c *Children) call(ctx context.Context, q request, timeout time.Duration) (reply, error) {
+	in, err := json.Marshal(q)
+	if err != nil {
+		return reply{}, fmt.Errorf("%w: %v", ErrDeclined, err)
+	}
+	var s *proc.Server
+	select {
+	case s = <-c.idle:
+	default:
+		// The memory limit is llc-19's; the replies carry a module's text.
+		s = proc.NewServer(proc.Spec{Path: c.argv[0], Args: c.argv[1:], MaxOutput: 256 << 20, MemoryLimit: 4 << 30})
+	}
+	defer func() {
+		select {
+		case c.idle <- s:
+		default:
+			s.Close()
+		}
+	}()
+	line, answered, out, err := s.Call(ctx, in, timeout)
+	if err != nil {
+		return reply{}, fmt.Errorf("%w: %v", ErrDeclined, err)
+	}
+	if !answered {
+		return reply{}, fmt.Errorf("%w: the child %s: %s", ErrDeclined, out.Describe(), out.Tail(3))
+	}
+	var rep reply
+	if err := json.Unmarshal(line, &rep); err != nil {
+		return reply{}, fmt.Errorf("%w: reply: %v", ErrDeclined, err)
+	}
+	if rep.Declined != "" {
+		return reply{}, fmt.Errorf("%w: %s", ErrDeclined, rep.Declined)
+	}
+	return rep, nil
+}
+
+// Disassemble is llvm-dis-19's text of bitcode, or ErrDeclined.
+func (c *Children) Disassemble(ctx context.Context, bitcode []byte, timeout time.Duration) (string, error) {
+	rep, err := c.call(ctx, request{Op: "dis", Bitcode: bitcode}, timeout)
+	return string(rep.Text), err
+}
+
+// Compile writes the object llc-19 -O2 -mcpu=x86-64 -relocation-model=pic
+// -filetype=obj builds of the text file in to out, or is ErrDeclined.
+func (c *Children) Compile(ctx context.Context, in, out string, timeout time.Duration) error {
+	_, err := c.call(ctx, request{Op: "llc", In: in, Out: out}, timeout)
+	return err
+}

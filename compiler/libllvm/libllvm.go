@@ -1,0 +1,263 @@
+// Package libllvm runs the two LLVM tools the CPU reference needs on every
+// module — llvm-dis-19 (bitcode to text) and llc-19 (text to an x86-64
+// object) — inside a long-lived child process that loads LLVM's own library
+// (libLLVM.so.19.1, the one both tools are linked with) through its C API,
+// so that a module costs no process start: starting an LLVM tool costs
+// ~18 ms of CPU (relocating the 129 MB library, its static initializers)
+// before it reads anything, a quarter of a reference's CPU.
+//
+// What it does is the tools' own code, called the way the tools call it:
+// Disassemble is llvm-dis-19's read and print of a module (a fresh context
+// per module, so named types are not renamed by an earlier module's);
+// Compile is llc-19 -O2 -mcpu=x86-64 -relocation-model=pic -filetype=obj
+// (the module's triple and data layout must be the target machine's, every
+// function without a target-cpu attribute gets llc's, the module is
+// verified first). A module with constructors or destructors is left to
+// llc: llc puts them in .init_array, the C API's target machine in .ctors.
+// Anything else — a module it cannot read, parse, verify or compile,
+// another triple or data layout, a crash or a timeout of the child — is
+// reported as ErrDeclined, and the caller runs the tool itself, whose
+// verdict (its exit status and words) is then the one that counts. The
+// library is loaded with purego, so airpipe keeps building without cgo.
+package libllvm
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+	"unsafe"
+
+	"github.com/ebitengine/purego"
+)
+
+// Library is the shared library the child loads: llvm-19's, which
+// llvm-dis-19 and llc-19 are linked with.
+const Library = "libLLVM.so.19.1"
+
+// Triple is the only target Compile builds for, the reference's host.
+const Triple = "x86_64-pc-linux-gnu"
+
+// ErrDeclined says the library did not do what was asked, for whatever
+// reason (wrapped): the caller runs the tool instead.
+var ErrDeclined = errors.New("libllvm: declined")
+
+// api is the part of LLVM's C API used here.
+type api struct {
+	contextCreate     func() uintptr
+	contextDispose    func(ctx uintptr)
+	createMemBufCopy  func(data unsafe.Pointer, size uintptr, name string) uintptr
+	parseBitcode      func(ctx, buf uintptr, mod *uintptr, msg *unsafe.Pointer) int32
+	parseIR           func(ctx, buf uintptr, mod *uintptr, msg *unsafe.Pointer) int32
+	printModule       func(mod uintptr) unsafe.Pointer
+	disposeMessage    func(msg unsafe.Pointer)
+	disposeModule     func(mod uintptr)
+	disposeMemBuf     func(buf uintptr)
+	verifyModule      func(mod uintptr, action int32, msg *unsafe.Pointer) int32
+	getTarget         func(mod uintptr) string
+	getDataLayout     func(mod uintptr) string
+	namedGlobal       func(mod uintptr, name string) uintptr
+	firstFunction     func(mod uintptr) uintptr
+	nextFunction      func(fn uintptr) uintptr
+	getStringAttr     func(fn uintptr, idx int32, key string, keyLen uint32) uintptr
+	createStringAttr  func(ctx uintptr, key string, keyLen uint32, value string, valueLen uint32) uintptr
+	addAttr           func(fn uintptr, idx int32, attr uintptr)
+	initTargetInfo    func()
+	initTarget        func()
+	initTargetMC      func()
+	initAsmPrinter    func()
+	targetFromTriple  func(triple string, t *uintptr, msg *unsafe.Pointer) int32
+	createTMOptions   func() uintptr
+	disposeTMOptions  func(o uintptr)
+	tmOptionsSetCPU   func(o uintptr, cpu string)
+	tmOptionsSetOpt   func(o uintptr, level int32)
+	tmOptionsSetReloc func(o uintptr, reloc int32)
+	createTM          func(t uintptr, triple string, o uintptr) uintptr
+	createTargetData  func(tm uintptr) uintptr
+	copyTargetDataRep func(td uintptr) unsafe.Pointer
+	disposeTargetData func(td uintptr)
+	emitToMemBuf      func(tm, mod uintptr, fileType int32, msg *unsafe.Pointer, out *uintptr) int32
+	bufferStart       func(buf uintptr) unsafe.Pointer
+	bufferSize        func(buf uintptr) uintptr
+}
+
+// Values of LLVM-C enums used here.
+const (
+	returnStatusAction   = 2  // LLVMReturnStatusAction
+	codeGenLevelDefault  = 2  // LLVMCodeGenLevelDefault: llc -O2
+	relocPIC             = 2  // LLVMRelocPIC
+	objectFile           = 1  // LLVMObjectFile
+	attributeFunctionIdx = -1 // LLVMAttributeFunctionIndex
+)
+
+// machine is the loaded library with llc's target machine.
+type machine struct {
+	api
+	tm uintptr
+	// dataLayout is the target machine's data layout.
+	dataLayout string
+}
+
+// load opens the library once and builds llc's target machine.
+var load = sync.OnceValues(func() (*machine, error) {
+	h, err := purego.Dlopen(Library, purego.RTLD_NOW|purego.RTLD_LOCAL)
+	if err != nil {
+		return nil, fmt.Errorf("dlopen %s: %w", Library, err)
+	}
+	m := &machine{}
+	for _, f := range []struct {
+		fn   any
+		name string
+	}{
+		{&m.contextCreate, "LLVMContextCreate"},
+		{&m.contextDispose, "LLVMContextDispose"},
+		{&m.createMemBufCopy, "LLVMCreateMemoryBufferWithMemoryRangeCopy"},
+		{&m.parseBitcode, "LLVMParseBitcodeInContext"},
+		{&m.parseIR, "LLVMParseIRInContext"},
+		{&m.printModule, "LLVMPrintModuleToString"},
+		{&m.disposeMessage, "LLVMDisposeMessage"},
+		{&m.disposeModule, "LLVMDisposeModule"},
+		{&m.disposeMemBuf, "LLVMDisposeMemoryBuffer"},
+		{&m.verifyModule, "LLVMVerifyModule"},
+		{&m.getTarget, "LLVMGetTarget"},
+		{&m.getDataLayout, "LLVMGetDataLayoutStr"},
+		{&m.namedGlobal, "LLVMGetNamedGlobal"},
+		{&m.firstFunction, "LLVMGetFirstFunction"},
+		{&m.nextFunction, "LLVMGetNextFunction"},
+		{&m.getStringAttr, "LLVMGetStringAttributeAtIndex"},
+		{&m.createStringAttr, "LLVMCreateStringAttribute"},
+		{&m.addAttr, "LLVMAddAttributeAtIndex"},
+		{&m.initTargetInfo, "LLVMInitializeX86TargetInfo"},
+		{&m.initTarget, "LLVMInitializeX86Target"},
+		{&m.initTargetMC, "LLVMInitializeX86TargetMC"},
+		{&m.initAsmPrinter, "LLVMInitializeX86AsmPrinter"},
+		{&m.targetFromTriple, "LLVMGetTargetFromTriple"},
+		{&m.createTMOptions, "LLVMCreateTargetMachineOptions"},
+		{&m.disposeTMOptions, "LLVMDisposeTargetMachineOptions"},
+		{&m.tmOptionsSetCPU, "LLVMTargetMachineOptionsSetCPU"},
+		{&m.tmOptionsSetOpt, "LLVMTargetMachineOptionsSetCodeGenOptLevel"},
+		{&m.tmOptionsSetReloc, "LLVMTargetMachineOptionsSetRelocMode"},
+		{&m.createTM, "LLVMCreateTargetMachineWithOptions"},
+		{&m.createTargetData, "LLVMCreateTargetDataLayout"},
+		{&m.copyTargetDataRep, "LLVMCopyStringRepOfTargetData"},
+		{&m.disposeTargetData, "LLVMDisposeTargetData"},
+		{&m.emitToMemBuf, "LLVMTargetMachineEmitToMemoryBuffer"},
+		{&m.bufferStart, "LLVMGetBufferStart"},
+		{&m.bufferSize, "LLVMGetBufferSize"},
+	} {
+		if _, err := purego.Dlsym(h, f.name); err != nil {
+			return nil, fmt.Errorf("%s: %w", Library, err)
+		}
+		purego.RegisterLibFunc(f.fn, h, f.name)
+	}
+	m.initTargetInfo()
+	m.initTarget()
+	m.initTargetMC()
+	m.initAsmPrinter()
+	var target uintptr
+	var msg unsafe.Pointer
+	if m.targetFromTriple(Triple, &target, &msg) != 0 {
+		return nil, fmt.Errorf("%s: target %s: %s", Library, Triple, m.message(msg))
+	}
+	o := m.createTMOptions()
+	m.tmOptionsSetCPU(o, "x86-64")
+	m.tmOptionsSetOpt(o, codeGenLevelDefault)
+	m.tmOptionsSetReloc(o, relocPIC)
+	m.tm = m.createTM(target, Triple, o)
+	m.disposeTMOptions(o)
+	if m.tm == 0 {
+		return nil, fmt.Errorf("%s: no target machine for %s", Library, Triple)
+	}
+	td := m.createTargetData(m.tm)
+	m.dataLayout = m.message(m.copyTargetDataRep(td))
+	m.disposeTargetData(td)
+	return m, nil
+})
+
+// message is the NUL-terminated message LLVM allocated at p, freed.
+func (m *machine) message(p unsafe.Pointer) string {
+	if p == nil {
+		return ""
+	}
+	n := 0
+	for *(*byte)(unsafe.Add(p, n)) != 0 {
+		n++
+	}
+	s := string(unsafe.Slice((*byte)(p), n))
+	m.disposeMessage(p)
+	return s
+}
+
+// buffer is a memory buffer holding a copy of b, named name.
+func (m *machine) buffer(b []byte, name string) uintptr {
+	var p unsafe.Pointer
+	if len(b) > 0 {
+		p = unsafe.Pointer(&b[0])
+	}
+	buf := m.createMemBufCopy(p, uintptr(len(b)), name)
+	runtime.KeepAlive(b)
+	return buf
+}
+
+// disassemble is llvm-dis-19 reading bitcode from its standard input
+// (module identifier "<stdin>") and printing it.
+func (m *machine) disassemble(bitcode []byte) (string, error) {
+	ctx := m.contextCreate()
+	defer m.contextDispose(ctx)
+	buf := m.buffer(bitcode, "<stdin>")
+	defer m.disposeMemBuf(buf) // the bitcode reader does not take it
+	var mod uintptr
+	var msg unsafe.Pointer
+	if m.parseBitcode(ctx, buf, &mod, &msg) != 0 {
+		return "", fmt.Errorf("%w: %s", ErrDeclined, m.message(msg))
+	}
+	defer m.disposeModule(mod)
+	return m.message(m.printModule(mod)), nil
+}
+
+// compile is llc-19 -O2 -mcpu=x86-64 -relocation-model=pic -filetype=obj
+// on the text ir read from a file named name.
+func (m *machine) compile(ir []byte, name string) ([]byte, error) {
+	ctx := m.contextCreate()
+	defer m.contextDispose(ctx)
+	var mod uintptr
+	var msg unsafe.Pointer
+	// The IR reader takes the buffer.
+	if m.parseIR(ctx, m.buffer(ir, name), &mod, &msg) != 0 {
+		return nil, fmt.Errorf("%w: %s", ErrDeclined, m.message(msg))
+	}
+	defer m.disposeModule(mod)
+	// llc parses with the target machine's data layout and triple; with the
+	// module's own equal to them, parsing with the module's is the same.
+	if t := m.getTarget(mod); t != Triple {
+		return nil, fmt.Errorf("%w: triple %q", ErrDeclined, t)
+	}
+	if dl := m.getDataLayout(mod); dl != m.dataLayout {
+		return nil, fmt.Errorf("%w: data layout %q, not the target's %q", ErrDeclined, dl, m.dataLayout)
+	}
+	// llc puts constructors and destructors in .init_array and
+	// .fini_array, the C API's target machine in .ctors and .dtors.
+	for _, g := range []string{"llvm.global_ctors", "llvm.global_dtors"} {
+		if m.namedGlobal(mod, g) != 0 {
+			return nil, fmt.Errorf("%w: %s (llc's sections for it are not the C API's)", ErrDeclined, g)
+		}
+	}
+	if m.verifyModule(mod, returnStatusAction, &msg) != 0 {
+		return nil, fmt.Errorf("%w: %s", ErrDeclined, m.message(msg))
+	}
+	m.message(msg)
+	// codegen::setFunctionAttributes: llc's -mcpu on every function that
+	// names no CPU of its own.
+	const key, cpu = "target-cpu", "x86-64"
+	for fn := m.firstFunction(mod); fn != 0; fn = m.nextFunction(fn) {
+		if m.getStringAttr(fn, attributeFunctionIdx, key, uint32(len(key))) == 0 {
+			m.addAttr(fn, attributeFunctionIdx, m.createStringAttr(ctx, key, uint32(len(key)), cpu, uint32(len(cpu))))
+		}
+	}
+	var out uintptr
+	if m.emitToMemBuf(m.tm, mod, objectFile, &msg, &out) != 0 {
+		return nil, fmt.Errorf("%w: %s", ErrDeclined, m.message(msg))
+	}
+	defer m.disposeMemBuf(out)
+	return append([]byte(nil), unsafe.Slice((*byte)(m.bufferStart(out)), m.bufferSize(out))...), nil
+}

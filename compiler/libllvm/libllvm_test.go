@@ -1,0 +1,133 @@
+package libllvm
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestMain runs the test binary as a child (Serve) when the tests start it
+// as one.
+func TestMain(m *testing.M) {
+	if os.Getenv("AIRPIPE_LIBLLVM_CHILD") == "1" {
+		if err := Serve(os.Stdin, os.Stdout); err != nil {
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// children are children of this test binary, or the test skips when the
+// library or the tools to compare with are missing.
+func children(t *testing.T) *Children {
+	t.Helper()
+	for _, tool := range []string{"llvm-as-19", "llvm-dis-19", "llc-19"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s is not installed", tool)
+		}
+	}
+	if _, err := load(); err != nil {
+		t.Skipf("no LLVM library: %v", err)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("AIRPIPE_LIBLLVM_CHILD", "1")
+	return NewChildren([]string{exe})
+}
+
+// tool runs an LLVM tool and returns its standard output.
+func tool(t *testing.T, stdin []byte, name string, args ...string) []byte {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Stdin = bytes.NewReader(stdin)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s: %v: %s", name, err, stderr.String())
+	}
+	return out
+}
+
+// TestSameAsTools: the children's text of a module is llvm-dis-19's byte
+// for byte — twice in a row in one child, so that a second module with the
+// same named struct type keeps its name — and their object of a host module
+// is llc-19's.
+func TestSameAsTools(t *testing.T) {
+	c := children(t)
+	ctx := context.Background()
+	ll, err := os.ReadFile("testdata/air.ll")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bc := tool(t, ll, "llvm-as-19", "-o", "-", "-")
+	want := string(tool(t, bc, "llvm-dis-19", "-o", "-", "-"))
+	for i := range 2 {
+		got, err := c.Disassemble(ctx, bc, time.Minute)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got != want {
+			t.Errorf("disassembly %d differs from llvm-dis-19's:\n%s\nwant:\n%s", i, got, want)
+		}
+	}
+	dir := t.TempDir()
+	in := filepath.Join(dir, "host.ll")
+	host, err := os.ReadFile("testdata/host.ll")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(in, host, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	llcObj := filepath.Join(dir, "llc.o")
+	tool(t, nil, "llc-19", "-O2", "-mcpu=x86-64", "-relocation-model=pic", "-filetype=obj", "-o", llcObj, in)
+	obj := filepath.Join(dir, "lib.o")
+	if err := c.Compile(ctx, in, obj, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	a, _ := os.ReadFile(llcObj)
+	b, _ := os.ReadFile(obj)
+	if len(a) == 0 || !bytes.Equal(a, b) {
+		t.Errorf("the object (%d bytes) differs from llc-19's (%d bytes)", len(b), len(a))
+	}
+}
+
+// TestDeclines: what the tool would refuse, or what the library would not
+// do as the tool does, is declined, so that the caller runs the tool.
+func TestDeclines(t *testing.T) {
+	c := children(t)
+	ctx := context.Background()
+	if _, err := c.Disassemble(ctx, []byte("BC\xc0\xdenot bitcode"), time.Minute); !errors.Is(err, ErrDeclined) {
+		t.Errorf("bad bitcode: got %v, want ErrDeclined", err)
+	}
+	host, err := os.ReadFile("testdata/host.ll")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c2 := range []struct{ name, old, new string }{
+		{"syntax error", "ret void", "ret voidd"},
+		{"another data layout", "-S128\"", "-S64\""},
+		{"another triple", "x86_64-pc-linux-gnu", "aarch64-unknown-linux-gnu"},
+		{"constructors", "@table = internal", "@llvm.global_ctors = appending global [1 x { i32, ptr, ptr }] [{ i32, ptr, ptr } { i32 65535, ptr @init, ptr null }]\ndefine internal void @init() {\n  ret void\n}\n@table = internal"},
+		{"fails verification", "%ix = and i32 %id, 3", "%ix = and i32 %late, 3\n  %late = add i32 %id, 0"},
+	} {
+		dir := t.TempDir()
+		in := filepath.Join(dir, "m.ll")
+		if err := os.WriteFile(in, []byte(strings.Replace(string(host), c2.old, c2.new, 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := c.Compile(ctx, in, filepath.Join(dir, "m.o"), time.Minute); !errors.Is(err, ErrDeclined) {
+			t.Errorf("%s: got %v, want ErrDeclined", c2.name, err)
+		}
+	}
+}

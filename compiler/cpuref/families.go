@@ -121,13 +121,28 @@ func typedFill(b Buffer, size int64, medium bool) []byte {
 		kind  scalarKind
 		width int
 	}
-	counts := map[slot]int64{} // the scalar slots of each type filled so far
+	// The scalar slots of each type filled so far, counted in a slice (each
+	// span's type found once) rather than a map looked up per scalar.
+	var slots []slot
+	slotOf := make([]int, len(spans))
+	for i, s := range spans {
+		slotOf[i] = len(slots)
+		for j, t := range slots {
+			if t == (slot{s.kind, s.width}) {
+				slotOf[i] = j
+			}
+		}
+		if slotOf[i] == len(slots) {
+			slots = append(slots, slot{s.kind, s.width})
+		}
+	}
+	counts := make([]int64, len(slots))
 	for at := int64(0); at+int64(stride) <= size; at += int64(stride) {
-		for _, s := range spans {
+		for i, s := range spans {
+			c := &counts[slotOf[i]]
 			for o := 0; o < s.size; o += s.width {
-				e := counts[slot{s.kind, s.width}]
-				counts[slot{s.kind, s.width}]++
-				putScalar(out[at+int64(s.off+o):], s.kind, s.width, e, b.Index, medium)
+				putScalar(out[at+int64(s.off+o):], s.kind, s.width, *c, b.Index, medium)
+				*c++
 			}
 		}
 	}

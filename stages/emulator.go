@@ -176,9 +176,15 @@ func (e *emulator) run(ctx context.Context, m *Module) pipeline.Result {
 	}
 	got := rep.Buffers
 	devTime := time.Since(start)
-	r := judged(e.h.JudgeIn(ctx, harnessModule(m), ref, got, mode))
+	verdict := e.h.JudgeIn(ctx, harnessModule(m), ref, got, mode)
+	r := judged(verdict)
 	if traced != nil {
-		r = traced.Annotate(r, ref.Substituted, codes.EmulatorApproximateUnmatched)
+		// The calls of the reference the outputs passed against.
+		s := ref.Substituted
+		if verdict.Against != nil {
+			s = verdict.Against.Substituted
+		}
+		r = traced.Annotate(r, s, codes.EmulatorApproximateUnmatched)
 	}
 	if f := rep.Facts; f != nil {
 		r.Data["emulator_device"] = f.Name

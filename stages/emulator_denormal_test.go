@@ -48,8 +48,12 @@ func TestEmulatorDenormals(t *testing.T) {
 	if r := compare(ref, got); r.Code != codes.EmulatorMismatch || r.Detail != "buffer 1 word 0" {
 		t.Fatalf("lavapipe against the flushing reference alone: %s %q %s, want a mismatch at buffer 1 word 0 (does this lavapipe flush denormals?)", r.Code, r.Detail, r.Message)
 	}
-	if r := judged(e.h.Judge(ctx, harnessModule(m), ref, got)); r.Status != pipeline.Passed || !strings.HasPrefix(r.Data["reference"], "denormals kept") {
+	pass := e.h.Judge(ctx, harnessModule(m), ref, got)
+	if r := judged(pass); r.Status != pipeline.Passed || !strings.HasPrefix(r.Data["reference"], "denormals kept") {
 		t.Fatalf("lavapipe's answer: %s %q %s %v, want a pass against the denormal-keeping reference", r.Status, r.Detail, r.Message, r.Data)
+	}
+	if pass.Against == nil || !pass.Against.DenormalsPreserved {
+		t.Fatalf("the pass does not name the denormal-keeping reference it was reached against: %+v", pass.Against)
 	}
 	third := map[int][]byte{}
 	for i, b := range got {

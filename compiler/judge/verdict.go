@@ -5,7 +5,10 @@
 // digests outputs so two devices' can be compared without the bytes.
 package judge
 
-import "github.com/airpipe/airpipe/internal/codes"
+import (
+	"github.com/airpipe/airpipe/compiler/cpuref"
+	"github.com/airpipe/airpipe/internal/codes"
+)
 
 // Status is a verdict's outcome.
 type Status uint8
@@ -33,6 +36,11 @@ type Verdict struct {
 	Detail  string
 	Message string
 	Data    map[string]string
+	// Against, when set, is the reference other than the first that the
+	// outputs passed against (a fused or denormal-keeping one,
+	// device/harness): what a row says of the reference's approximate calls
+	// is that reference's.
+	Against *cpuref.Result
 }
 
 func fail(code codes.Code, detail, message string) Verdict {

@@ -45,7 +45,7 @@ func (h *Harness) JudgeIn(ctx context.Context, m Module, ref *cpuref.Result, got
 		} else {
 			fr := judge.Compare(f, got)
 			if fr.Status == judge.Passed {
-				return otherReference(fr, "fused multiply-add (the AIR permits contraction; the unfused reference differs at "+r.Detail+")")
+				return otherReference(fr, f, "fused multiply-add (the AIR permits contraction; the unfused reference differs at "+r.Detail+")")
 			}
 			r.Data["fused_reference"] = "differs too: " + fr.Detail
 			fused = f
@@ -76,7 +76,7 @@ func (h *Harness) JudgeIn(ctx context.Context, m Module, ref *cpuref.Result, got
 				if fuse {
 					how += ", fused multiply-add"
 				}
-				return otherReference(pr, how+" (the module disables denormals, which MSL §8.5 lets a GPU flush or keep; the flushing reference differs at "+r.Detail+")")
+				return otherReference(pr, p, how+" (the module disables denormals, which MSL §8.5 lets a GPU flush or keep; the flushing reference differs at "+r.Detail+")")
 			}
 			r.Data["denormal_reference"] = "differs too: " + pr.Detail
 			refs = append(refs, p)
@@ -95,12 +95,13 @@ func (h *Harness) JudgeIn(ctx context.Context, m Module, ref *cpuref.Result, got
 	return r
 }
 
-// otherReference is the pass against a reference other than the first,
-// saying which (data reference).
-func otherReference(v judge.Verdict, which string) judge.Verdict {
+// otherReference is the pass against ref, a reference other than the
+// first, saying which (data reference, Verdict.Against).
+func otherReference(v judge.Verdict, ref *cpuref.Result, which string) judge.Verdict {
 	if v.Data == nil {
 		v.Data = map[string]string{}
 	}
 	v.Data["reference"] = which
+	v.Against = ref
 	return v
 }

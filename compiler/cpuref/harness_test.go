@@ -124,6 +124,21 @@ func TestProgramBundle(t *testing.T) {
 	if fi, err := os.Stat(q.runner); err != nil || fi.Mode().Perm()&0o100 == 0 {
 		t.Errorf("the unbundled harness is not executable: %v %v", fi, err)
 	}
+	// This build's own harness is not written out again.
+	if h, err := compiledHarness(); err == nil {
+		own, err := program{runner: h.runner, kernel: p.kernel}.bundle()
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := t.TempDir()
+		q, err := unbundle(dir, own)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if q.runner != h.runner {
+			t.Errorf("this build's harness came back as %s, not %s", q.runner, h.runner)
+		}
+	}
 	for _, bad := range [][]byte{nil, []byte("ELF..."), []byte(bundleMagic), b[:len(bundleMagic)+8+3]} {
 		if _, err := unbundle(t.TempDir(), bad); err == nil {
 			t.Errorf("unbundle(%q) accepted", bad)

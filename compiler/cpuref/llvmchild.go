@@ -9,13 +9,14 @@ import (
 )
 
 // llvmChildren, once UseLLVMChildren set them, do the reference's
-// llvm-dis-19 and llc-19 work (compiler/libllvm) without a tool process per
+// llvm-dis-19, opt-19 and llc-19 work (compiler/libllvm) without a tool process per
 // module.
 var llvmChildren atomic.Pointer[libllvm.Children]
 
-// UseLLVMChildren makes this process's references disassemble and compile
-// through children started as argv (a program running libllvm.Serve)
-// instead of starting llvm-dis-19 and llc-19 for every module. What the
+// UseLLVMChildren makes this process's references disassemble, check and
+// compile through children started as argv (a program running
+// libllvm.Serve) instead of starting llvm-dis-19, opt-19 and llc-19 for
+// every module. What the
 // children decline, the tool does, and its outcome is the verdict: the
 // children only ever stand for a tool that succeeds.
 func UseLLVMChildren(argv []string) {
@@ -42,4 +43,11 @@ func disassembleInChild(ctx context.Context, bitcode []byte, timeout time.Durati
 func compileInChild(ctx context.Context, ll, obj string, timeout time.Duration) bool {
 	c := llvmChildren.Load()
 	return c != nil && c.Compile(ctx, ll, obj, timeout) == nil
+}
+
+// optimizeInChild reports whether the children wrote what opt-19 -S
+// [--strip-debug] [-passes=PASSES] makes of the text file ll to out.
+func optimizeInChild(ctx context.Context, ll, out string, strip bool, passes string, timeout time.Duration) bool {
+	c := llvmChildren.Load()
+	return c != nil && c.Optimize(ctx, ll, out, strip, passes, timeout) == nil
 }

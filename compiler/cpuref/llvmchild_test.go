@@ -22,10 +22,11 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// TestLLVMChildren: with LLVM children, a reference — here one with a
-// static initializer, whose constructors the children compile once
-// written out as .init_array arrays — gives the outputs it gives with the
-// tools, and starts neither llvm-dis-19 nor llc-19.
+// TestLLVMChildren: with LLVM children, a reference — here also one with a
+// static initializer, whose constructors the children compile once written
+// out as .init_array arrays, and one with threadgroup memory, which the
+// bounds-checking pass checks — gives the outputs it gives with the tools,
+// and starts none of llvm-dis-19, opt-19 and llc-19.
 func TestLLVMChildren(t *testing.T) {
 	needTools(t)
 	ll, err := os.ReadFile("testdata/affine.ll")
@@ -33,9 +34,11 @@ func TestLLVMChildren(t *testing.T) {
 		t.Fatal(err)
 	}
 	withCtor := string(ll) + "\n@g = internal global i32 0\ndefine internal void @init() {\n  store i32 7, ptr @g\n  ret void\n}\n@llvm.global_ctors = appending global [1 x { i32, ptr, ptr }] [{ i32, ptr, ptr } { i32 65535, ptr @init, ptr null }]\n"
+	type module struct{ text, entry string }
+	modules := []module{{string(ll), "affine"}, {withCtor, "affine"}, {tgKernel("", neighbour()), "k"}}
 	var want []*Result
-	for _, text := range []string{string(ll), withCtor} {
-		res, err := Run(context.Background(), assemble(t, text), "affine", Options{})
+	for _, m := range modules {
+		res, err := Run(context.Background(), assemble(t, m.text), m.entry, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -48,12 +51,18 @@ func TestLLVMChildren(t *testing.T) {
 	t.Setenv("AIRPIPE_CPUREF_LLVM_CHILD", "1")
 	UseLLVMChildren([]string{exe})
 	defer llvmChildren.Store(nil)
-	tools := func() int { return proc.Tally()["llvm-dis-19"].Runs + proc.Tally()["llc-19"].Runs }
+	tools := func() int {
+		n := 0
+		for _, tool := range []string{"llvm-dis-19", "opt-19", "llc-19"} {
+			n += proc.Tally()[tool].Runs
+		}
+		return n
+	}
 	before := tools()
-	for i, text := range []string{string(ll), withCtor} {
+	for i, m := range modules {
 		// Bitcode not disassembled before: the recent texts do not answer.
-		bc := assemble(t, text+"\n@llvmchild_test = global i32 1\n")
-		res, err := Run(context.Background(), bc, "affine", Options{})
+		bc := assemble(t, m.text+"\n@llvmchild_test = global i32 1\n")
+		res, err := Run(context.Background(), bc, m.entry, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -64,6 +73,6 @@ func TestLLVMChildren(t *testing.T) {
 		}
 	}
 	if got := tools() - before; got != 0 {
-		t.Errorf("llvm-dis-19 and llc-19 ran %d times with LLVM children", got)
+		t.Errorf("the LLVM tools ran %d times with LLVM children", got)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/airpipe/airpipe/internal/proc"
@@ -603,7 +604,7 @@ func build(ctx context.Context, dir, host string, timeout time.Duration, fuse bo
 		return program{}, err
 	}
 	obj := filepath.Join(dir, "kernel.o")
-	if !debug && !fuse && compileInChild(ctx, ll, obj, timeout) { // llvmchild.go
+	if !fuse && compileInChild(ctx, ll, obj, timeout) { // llvmchild.go; ll is text, stripped when debug
 		return h.link(ctx, dir, obj, timeout)
 	}
 	args := []string{"-O2", "-mcpu=x86-64", "-relocation-model=pic", "-filetype=obj", "-o", obj, ll}
@@ -666,7 +667,18 @@ func execute(ctx context.Context, dir string, prog program, k *Kernel, inputs []
 		}
 		spec.WriteString(line)
 	}
-	out, err := proc.Run(ctx, proc.Spec{Path: prog.runner, Args: []string{prog.kernel}, Stdin: []byte(spec.String()), Timeout: opts.Timeout})
+	var out proc.Outcome
+	var err error
+	for attempt := 0; ; attempt++ {
+		out, err = proc.Run(ctx, proc.Spec{Path: prog.runner, Args: []string{prog.kernel}, Stdin: []byte(spec.String()), Timeout: opts.Timeout})
+		// A harness written just now (a stored program, unbundle) can be
+		// busy for a moment: a child another goroutine forked meanwhile
+		// holds it open for writing until it execs (go.dev/issue/22315).
+		if !errors.Is(err, syscall.ETXTBSY) || attempt == 50 || ctx.Err() != nil {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -15,12 +15,16 @@ import (
 )
 
 // request is one line a child reads: Op "dis" disassembles Bitcode, Op
-// "llc" compiles the text file In into the object file Out.
+// "llc" compiles the text file In into the object file Out, Op "opt"
+// writes the text file In, stripped of debug info (Strip) and through
+// Passes, as text to Out.
 type request struct {
 	Op      string `json:"op"`
 	Bitcode []byte `json:"bitcode,omitempty"`
 	In      string `json:"in,omitempty"`
 	Out     string `json:"out,omitempty"`
+	Strip   bool   `json:"strip,omitempty"`
+	Passes  string `json:"passes,omitempty"`
 }
 
 // reply is a child's answer: Text for "dis", nothing for "llc", or why it
@@ -82,6 +86,16 @@ func answer(q request, rep *reply) error {
 			return err
 		}
 		return os.WriteFile(q.Out, obj, 0o644)
+	case "opt":
+		ir, err := os.ReadFile(q.In)
+		if err != nil {
+			return err
+		}
+		text, err := m.optimize(ir, q.In, q.Strip, q.Passes)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(q.Out, []byte(text), 0o644)
 	}
 	return fmt.Errorf("unknown request %q", q.Op)
 }
@@ -150,5 +164,13 @@ func (c *Children) Disassemble(ctx context.Context, bitcode []byte, timeout time
 // -filetype=obj builds of the text file in to out, or is ErrDeclined.
 func (c *Children) Compile(ctx context.Context, in, out string, timeout time.Duration) error {
 	_, err := c.call(ctx, request{Op: "llc", In: in, Out: out}, timeout)
+	return err
+}
+
+// Optimize writes what opt-19 -S [--strip-debug] [-passes=PASSES] makes of
+// the text file in (strip: --strip-debug; passes "": none) to out, or is
+// ErrDeclined.
+func (c *Children) Optimize(ctx context.Context, in, out string, strip bool, passes string, timeout time.Duration) error {
+	_, err := c.call(ctx, request{Op: "opt", In: in, Out: out, Strip: strip, Passes: passes}, timeout)
 	return err
 }

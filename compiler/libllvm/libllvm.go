@@ -79,6 +79,12 @@ type api struct {
 	emitToMemBuf      func(tm, mod uintptr, fileType int32, msg *unsafe.Pointer, out *uintptr) int32
 	bufferStart       func(buf uintptr) unsafe.Pointer
 	bufferSize        func(buf uintptr) uintptr
+	stripDebugInfo    func(mod uintptr) int32
+	createPBOptions   func() uintptr
+	disposePBOptions  func(o uintptr)
+	runPasses         func(mod uintptr, passes string, tm uintptr, o uintptr) uintptr
+	errorMessage      func(err uintptr) unsafe.Pointer
+	disposeErrMessage func(msg unsafe.Pointer)
 }
 
 // Values of LLVM-C enums used here.
@@ -144,6 +150,12 @@ var load = sync.OnceValues(func() (*machine, error) {
 		{&m.emitToMemBuf, "LLVMTargetMachineEmitToMemoryBuffer"},
 		{&m.bufferStart, "LLVMGetBufferStart"},
 		{&m.bufferSize, "LLVMGetBufferSize"},
+		{&m.stripDebugInfo, "LLVMStripModuleDebugInfo"},
+		{&m.createPBOptions, "LLVMCreatePassBuilderOptions"},
+		{&m.disposePBOptions, "LLVMDisposePassBuilderOptions"},
+		{&m.runPasses, "LLVMRunPasses"},
+		{&m.errorMessage, "LLVMGetErrorMessage"},
+		{&m.disposeErrMessage, "LLVMDisposeErrorMessage"},
 	} {
 		if _, err := purego.Dlsym(h, f.name); err != nil {
 			return nil, fmt.Errorf("%s: %w", Library, err)
@@ -176,6 +188,15 @@ var load = sync.OnceValues(func() (*machine, error) {
 
 // message is the NUL-terminated message LLVM allocated at p, freed.
 func (m *machine) message(p unsafe.Pointer) string {
+	s := m.cstring(p)
+	if p != nil {
+		m.disposeMessage(p)
+	}
+	return s
+}
+
+// cstring is the NUL-terminated string at p.
+func (m *machine) cstring(p unsafe.Pointer) string {
 	if p == nil {
 		return ""
 	}
@@ -183,9 +204,7 @@ func (m *machine) message(p unsafe.Pointer) string {
 	for *(*byte)(unsafe.Add(p, n)) != 0 {
 		n++
 	}
-	s := string(unsafe.Slice((*byte)(p), n))
-	m.disposeMessage(p)
-	return s
+	return string(unsafe.Slice((*byte)(p), n))
 }
 
 // buffer is a memory buffer holding a copy of b, named name.
@@ -260,4 +279,43 @@ func (m *machine) compile(ir []byte, name string) ([]byte, error) {
 	}
 	defer m.disposeMemBuf(out)
 	return append([]byte(nil), unsafe.Slice((*byte)(m.bufferStart(out)), m.bufferSize(out))...), nil
+}
+
+// optimize is opt-19 -S [--strip-debug] [-passes=PASSES] on the text ir read
+// from a file named name: the module verified, stripped of debug info when
+// strip is set, run through the new pass manager's pipeline passes (none
+// when empty) with no target machine (opt's -mcpu is empty and these
+// passes use none), verified again and printed.
+func (m *machine) optimize(ir []byte, name string, strip bool, passes string) (string, error) {
+	ctx := m.contextCreate()
+	defer m.contextDispose(ctx)
+	var mod uintptr
+	var msg unsafe.Pointer
+	if m.parseIR(ctx, m.buffer(ir, name), &mod, &msg) != 0 {
+		return "", fmt.Errorf("%w: %s", ErrDeclined, m.message(msg))
+	}
+	defer m.disposeModule(mod)
+	if strip {
+		m.stripDebugInfo(mod)
+	}
+	if m.verifyModule(mod, returnStatusAction, &msg) != 0 {
+		return "", fmt.Errorf("%w: %s", ErrDeclined, m.message(msg))
+	}
+	m.message(msg)
+	if passes != "" {
+		o := m.createPBOptions()
+		err := m.runPasses(mod, passes, 0, o)
+		m.disposePBOptions(o)
+		if err != 0 {
+			p := m.errorMessage(err)
+			text := m.cstring(p)
+			m.disposeErrMessage(p)
+			return "", fmt.Errorf("%w: passes %q: %s", ErrDeclined, passes, text)
+		}
+	}
+	if m.verifyModule(mod, returnStatusAction, &msg) != 0 {
+		return "", fmt.Errorf("%w: after %s: %s", ErrDeclined, passes, m.message(msg))
+	}
+	m.message(msg)
+	return m.message(m.printModule(mod)), nil
 }

@@ -28,7 +28,7 @@ func TestMain(m *testing.M) {
 // library or the tools to compare with are missing.
 func children(t *testing.T) *Children {
 	t.Helper()
-	for _, tool := range []string{"llvm-as-19", "llvm-dis-19", "llc-19"} {
+	for _, tool := range []string{"llvm-as-19", "llvm-dis-19", "llc-19", "opt-19"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Skipf("%s is not installed", tool)
 		}
@@ -61,7 +61,8 @@ func tool(t *testing.T, stdin []byte, name string, args ...string) []byte {
 // TestSameAsTools: the children's text of a module is llvm-dis-19's byte
 // for byte — twice in a row in one child, so that a second module with the
 // same named struct type keeps its name — and their object of a host module
-// is llc-19's.
+// is llc-19's, and their checked text of a module with a private array and
+// debug info is opt-19's.
 func TestSameAsTools(t *testing.T) {
 	c := children(t)
 	ctx := context.Background()
@@ -100,6 +101,35 @@ func TestSameAsTools(t *testing.T) {
 	if len(a) == 0 || !bytes.Equal(a, b) {
 		t.Errorf("the object (%d bytes) differs from llc-19's (%d bytes)", len(b), len(a))
 	}
+	arrays, err := os.ReadFile("testdata/arrays.ll")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in = filepath.Join(dir, "arrays.ll")
+	if err := os.WriteFile(in, arrays, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c2 := range []struct {
+		strip  bool
+		passes string
+	}{{true, "bounds-checking"}, {false, "bounds-checking"}, {true, ""}} {
+		args := []string{"-o", filepath.Join(dir, "opt.ll"), "-S"}
+		if c2.strip {
+			args = append(args, "--strip-debug")
+		}
+		if c2.passes != "" {
+			args = append(args, "-passes="+c2.passes)
+		}
+		tool(t, nil, "opt-19", append(args, in)...)
+		if err := c.Optimize(ctx, in, filepath.Join(dir, "lib.ll"), c2.strip, c2.passes, time.Minute); err != nil {
+			t.Fatal(err)
+		}
+		a, _ := os.ReadFile(filepath.Join(dir, "opt.ll"))
+		b, _ := os.ReadFile(filepath.Join(dir, "lib.ll"))
+		if len(a) == 0 || !bytes.Equal(a, b) {
+			t.Errorf("%v: the text differs from opt-19's:\n%s\nwant:\n%s", args, b, a)
+		}
+	}
 }
 
 // TestDeclines: what the tool would refuse, or what the library would not
@@ -129,5 +159,13 @@ func TestDeclines(t *testing.T) {
 		if err := c.Compile(ctx, in, filepath.Join(dir, "m.o"), time.Minute); !errors.Is(err, ErrDeclined) {
 			t.Errorf("%s: got %v, want ErrDeclined", c2.name, err)
 		}
+	}
+	dir := t.TempDir()
+	in := filepath.Join(dir, "m.ll")
+	if err := os.WriteFile(in, host, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Optimize(ctx, in, filepath.Join(dir, "o.ll"), false, "no-such-pass", time.Minute); !errors.Is(err, ErrDeclined) {
+		t.Errorf("an unknown pass: got %v, want ErrDeclined", err)
 	}
 }

@@ -185,7 +185,7 @@ func Substitute(ctx context.Context, prov *Result, sub *Substitution, opts Optio
 	opts = opts.withDefaults()
 	opts.Grid, opts.SIMDWidth, opts.threadgroups = prov.Grid, prov.SIMDWidth, prov.Schedule
 	opts.approx, opts.ApproximateProvisional, opts.Substitution = true, false, sub
-	dir, err := os.MkdirTemp("", "airpipe-cpuref-")
+	dir, err := scratchDir() // scratch.go
 	if err != nil {
 		return nil, err
 	}

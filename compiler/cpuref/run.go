@@ -403,7 +403,7 @@ func runText(ctx context.Context, ll, entry string, opts Options, usesSIMD *bool
 	}
 	dir := opts.WorkDir
 	if dir == "" {
-		dir, err = os.MkdirTemp("", "airpipe-cpuref-")
+		dir, err = scratchDir() // scratch.go
 		if err != nil {
 			return nil, err
 		}

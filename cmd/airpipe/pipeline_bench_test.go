@@ -77,14 +77,14 @@ func getUsage(b *testing.B) rusageSnap {
 	return rusageSnap{cpu(s), cpu(c), s.Maxrss, c.Maxrss}
 }
 
-// liveChildren is the CPU time (theirs and their waited-for children's),
-// by program (proc.ProgramName of their command line), and the largest peak
-// resident set (KiB) of this process's child processes that still run: the
+// liveChildren is the CPU time (theirs and their waited-for children's)
+// and the largest peak resident set (KiB), by program (proc.ProgramName of
+// their command line), of this process's child processes that still run: the
 // stages' idle compile and emulator children, which RUSAGE_CHILDREN counts
 // only once they are waited for. It reads /proc.
-func liveChildren() (map[string]time.Duration, int64) {
+func liveChildren() (map[string]time.Duration, map[string]int64) {
 	cpu := map[string]time.Duration{}
-	var rss int64
+	rss := map[string]int64{}
 	lists, _ := filepath.Glob("/proc/self/task/*/children")
 	for _, l := range lists {
 		pids, _ := os.ReadFile(l)
@@ -108,7 +108,7 @@ func liveChildren() (map[string]time.Duration, int64) {
 			for _, line := range strings.Split(readString("/proc/"+pid+"/status"), "\n") {
 				if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
 					kib, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
-					rss = max(rss, kib)
+					rss[name] = max(rss[name], kib)
 				}
 			}
 		}
@@ -172,7 +172,10 @@ func BenchmarkPipelineVsLLVMDis(b *testing.B) {
 			kidCPU += c - liveBefore[name]
 			liveCPU[name] += c - liveBefore[name]
 		}
-		b.Logf("peak RSS: this process %d MiB, largest child %d MiB (of those still running %d MiB)", after.selfRSS>>10, after.kidRSS>>10, liveRSS>>10)
+		b.Logf("peak RSS: this process %d MiB, largest child waited for %d MiB", after.selfRSS>>10, after.kidRSS>>10)
+		for name, kib := range liveRSS {
+			fmt.Fprintf(os.Stdout, "peak RSS of the largest %s still running: %d MiB\n", name, kib>>10)
+		}
 		entries, err := os.ReadDir(out)
 		if err != nil || len(entries) == 0 {
 			b.Fatalf("results: %v %v", entries, err)

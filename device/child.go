@@ -1,7 +1,6 @@
 package device
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -97,16 +96,8 @@ func (ce *childErr) decode() error {
 // subcommand (airpipe __compile-child) whose main calls ServeCompileChild(os.Stdin, os.Stdout).
 func ServeCompileChild(r io.Reader, w io.Writer) error {
 	echoMessages(os.Stderr)
-	dec := json.NewDecoder(bufio.NewReader(r))
-	bw := bufio.NewWriter(w)
 	var c *Compiler
-	for {
-		var req childRequest
-		if err := dec.Decode(&req); err == io.EOF {
-			return nil
-		} else if err != nil {
-			return fmt.Errorf("compile child: reading request: %w", err)
-		}
+	err := proc.Serve(r, w, func(req childRequest) childReply {
 		var rep childReply
 		switch {
 		case req.Open != "":
@@ -129,19 +120,12 @@ func ServeCompileChild(r io.Reader, w io.Writer) error {
 			st, err := c.CompileCompute(req.SPIRV, req.Entry, req.LocalSize)
 			rep.Stats, rep.Err = st, encodeErr(err)
 		}
-		line, err := json.Marshal(&rep)
-		if err != nil {
-			return err
-		}
-		// One line, marked as the reply: whatever else reaches stdout (a
-		// driver's chatter) is kept as log, never read as a reply.
-		_, _ = bw.WriteString(proc.ReplyPrefix)
-		_, _ = bw.Write(line)
-		_ = bw.WriteByte('\n')
-		if err := bw.Flush(); err != nil {
-			return err
-		}
+		return rep
+	})
+	if err != nil {
+		return fmt.Errorf("compile child: %w", err)
 	}
+	return nil
 }
 
 // messagePrefix starts each driver message a compile child echoes to its stderr.

@@ -11,43 +11,24 @@ import (
 	"github.com/airpipe/airpipe/device/harness"
 )
 
-// compileChildCommand is the hidden subcommand a compile child runs: it
-// serves compile requests on stdin/stdout (device.ServeCompileChild), so a
-// driver crash kills the child and fails only the module being compiled.
-const compileChildCommand = "__compile-child"
+// The hidden subcommands airpipe starts itself as, each serving requests on
+// stdin/stdout, so that a driver or library crash kills only the child:
+// compileChildCommand compiles (device.ServeCompileChild) and fails only the
+// module being compiled; emulatorChildCommand dispatches one kernel per
+// request (harness.Serve); llvmChildCommand disassembles and compiles the
+// CPU reference's modules with LLVM's library (libllvm.Serve), so a module
+// costs no llvm-dis-19 or llc-19 start.
+const (
+	compileChildCommand  = "__compile-child"
+	emulatorChildCommand = "__emulator-child"
+	llvmChildCommand     = "__llvm-child"
+)
 
-func serveCompileChild() int {
-	if err := device.ServeCompileChild(os.Stdin, os.Stdout); err != nil {
-		fmt.Fprintf(os.Stderr, "airpipe %s: %v\n", compileChildCommand, err)
-		return 1
-	}
-	return 0
-}
-
-// emulatorChildCommand is the hidden subcommand an emulator child runs: it
-// dispatches one kernel per request (harness.Serve), so a
-// driver crash fails only its module.
-const emulatorChildCommand = "__emulator-child"
-
-func serveEmulatorChild() int {
-	if err := harness.Serve(os.Stdin, os.Stdout); err != nil {
-		fmt.Fprintf(os.Stderr, "airpipe %s: %v\n", emulatorChildCommand, err)
-		return 1
-	}
-	return 0
-}
-
-// llvmChildCommand is the hidden subcommand an LLVM child runs: it
-// disassembles and compiles the CPU reference's modules with LLVM's library
-// (libllvm.Serve), so a module costs no llvm-dis-19 or llc-19 start.
-const llvmChildCommand = "__llvm-child"
-
-func serveLLVMChild() int {
-	if err := libllvm.Serve(os.Stdin, os.Stdout); err != nil {
-		fmt.Fprintf(os.Stderr, "airpipe %s: %v\n", llvmChildCommand, err)
-		return 1
-	}
-	return 0
+// childServers are the child commands' loops (serveChild runs them).
+var childServers = map[string]func(io.Reader, io.Writer) error{
+	compileChildCommand:  device.ServeCompileChild,
+	emulatorChildCommand: harness.Serve,
+	llvmChildCommand:     libllvm.Serve,
 }
 
 // childArgv starts this very program as a child running command.

@@ -24,15 +24,15 @@ func serveChild(args []string) (int, bool) {
 	if len(args) != 1 {
 		return 0, false
 	}
-	switch args[0] {
-	case compileChildCommand:
-		return serveCompileChild(), true
-	case emulatorChildCommand:
-		return serveEmulatorChild(), true
-	case llvmChildCommand:
-		return serveLLVMChild(), true
+	serve, ok := childServers[args[0]]
+	if !ok {
+		return 0, false
 	}
-	return 0, false
+	if err := serve(os.Stdin, os.Stdout); err != nil {
+		fmt.Fprintf(os.Stderr, "airpipe %s: %v\n", args[0], err)
+		return 1, true
+	}
+	return 0, true
 }
 
 // command is one subcommand: its one-line summary and its entry point.

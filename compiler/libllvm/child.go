@@ -1,10 +1,8 @@
 package libllvm
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -34,35 +32,16 @@ type reply struct {
 	Declined string `json:"declined,omitempty"`
 }
 
-// Serve is a child's loop: one request per line of r, one reply line
-// (proc.ReplyPrefix, JSON) each on w, until r ends.
+// Serve is a child's loop (proc.Serve): one request per line of r, one
+// reply line (proc.ReplyPrefix, JSON) each on w, until r ends.
 func Serve(r io.Reader, w io.Writer) error {
-	in := bufio.NewReaderSize(r, 1<<20)
-	for {
-		line, err := in.ReadBytes('\n')
-		if len(line) > 0 {
-			var q request
-			var rep reply
-			if jerr := json.Unmarshal(line, &q); jerr != nil {
-				rep.Declined = "bad request: " + jerr.Error()
-			} else if err := answer(q, &rep); err != nil {
-				rep.Declined = strings.TrimPrefix(err.Error(), ErrDeclined.Error()+": ")
-			}
-			b, jerr := json.Marshal(rep)
-			if jerr != nil {
-				return jerr
-			}
-			if _, err := fmt.Fprintf(w, "%s%s\n", proc.ReplyPrefix, b); err != nil {
-				return err
-			}
+	return proc.Serve(r, w, func(q request) reply {
+		var rep reply
+		if err := answer(q, &rep); err != nil {
+			rep.Declined = strings.TrimPrefix(err.Error(), ErrDeclined.Error()+": ")
 		}
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-	}
+		return rep
+	})
 }
 
 // answer does request q in this process.
@@ -108,13 +87,14 @@ const maxIdle = 4
 // starts one. A child lives on between calls; one that crashes or passes
 // its timeout is replaced at the next call.
 type Children struct {
-	argv []string
-	idle chan *proc.Server
+	pool *proc.Pool
 }
 
 // NewChildren returns children started as argv.
 func NewChildren(argv []string) *Children {
-	return &Children{argv: argv, idle: make(chan *proc.Server, maxIdle)}
+	// The memory limit is llc-19's; the replies carry a module's text.
+	spec := proc.Spec{Path: argv[0], Args: argv[1:], MaxOutput: 256 << 20, MemoryLimit: 4 << 30}
+	return &Children{pool: proc.NewPool(spec, maxIdle)}
 }
 
 // call sends q to a child and decodes its reply; any failure is ErrDeclined.
@@ -123,21 +103,7 @@ func (c *Children) call(ctx context.Context, q request, timeout time.Duration) (
 	if err != nil {
 		return reply{}, fmt.Errorf("%w: %v", ErrDeclined, err)
 	}
-	var s *proc.Server
-	select {
-	case s = <-c.idle:
-	default:
-		// The memory limit is llc-19's; the replies carry a module's text.
-		s = proc.NewServer(proc.Spec{Path: c.argv[0], Args: c.argv[1:], MaxOutput: 256 << 20, MemoryLimit: 4 << 30})
-	}
-	defer func() {
-		select {
-		case c.idle <- s:
-		default:
-			s.Close()
-		}
-	}()
-	line, answered, out, err := s.Call(ctx, in, timeout)
+	line, answered, out, err := c.pool.Call(ctx, in, timeout)
 	if err != nil {
 		return reply{}, fmt.Errorf("%w: %v", ErrDeclined, err)
 	}

@@ -1,7 +1,6 @@
 package harness
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -24,38 +23,22 @@ import (
 // codes.EmulatorDriverCrash and the next one starts a fresh child), while a
 // run pays for opening the driver once per worker, not once per module.
 func Serve(r io.Reader, w io.Writer) error {
-	dec := json.NewDecoder(bufio.NewReaderSize(r, 1<<20))
-	out := bufio.NewWriter(w)
 	devs := map[string]*device.Device{}
 	defer func() {
 		for _, d := range devs {
 			_ = d.Stop()
 		}
 	}()
-	for {
-		var q Request
-		if err := dec.Decode(&q); err == io.EOF {
-			return nil
-		} else if err != nil {
-			return fmt.Errorf("emulator child: reading a request: %w", err)
-		}
-		var rep Reply
+	err := proc.Serve(r, w, func(q Request) Reply {
 		if q.Kernel == nil {
-			rep = Reply{Name: q.Name, Verdict: fail(codes.EmulatorDriverError, "request", fmt.Sprintf("request %q has no kernel", q.Name))}
-		} else {
-			rep = serveRequest(devs, q)
+			return Reply{Name: q.Name, Verdict: fail(codes.EmulatorDriverError, "request", fmt.Sprintf("request %q has no kernel", q.Name))}
 		}
-		b, err := json.Marshal(rep)
-		if err != nil {
-			return fmt.Errorf("emulator child: writing the reply to %q: %w", q.Name, err)
-		}
-		out.WriteString(proc.ReplyPrefix)
-		out.Write(b)
-		out.WriteByte('\n')
-		if err := out.Flush(); err != nil {
-			return fmt.Errorf("emulator child: writing the reply to %q: %w", q.Name, err)
-		}
+		return serveRequest(devs, q)
+	})
+	if err != nil {
+		return fmt.Errorf("emulator child: %w", err)
 	}
+	return nil
 }
 
 // serveRequest runs q on its device from devs, opening it on first use and
@@ -83,14 +66,13 @@ func serveRequest(devs map[string]*device.Device, q Request) Reply {
 // Children are a harness's long-lived child processes (proc.Server running
 // Serve), one per concurrent request, started on first use.
 type Children struct {
-	argv, env []string
-	idle      chan *proc.Server
+	pool *proc.Pool
 }
 
 // NewChildren returns the children started with argv (a program that runs
 // Serve), env added to their environment.
 func NewChildren(argv, env []string) *Children {
-	return &Children{argv: argv, env: env, idle: make(chan *proc.Server, 16)}
+	return &Children{pool: proc.NewPool(proc.Spec{Path: argv[0], Args: argv[1:], Env: env, MaxOutput: 256 << 20}, 16)}
 }
 
 // Run sends q to an idle child (starting one when none is idle) and returns
@@ -100,20 +82,7 @@ func (c *Children) Run(ctx context.Context, q Request, timeout time.Duration) Re
 	if err != nil {
 		return Reply{Verdict: fail(codes.EmulatorDriverError, "request", err.Error())}
 	}
-	var s *proc.Server
-	select {
-	case s = <-c.idle:
-	default:
-		s = proc.NewServer(proc.Spec{Path: c.argv[0], Args: c.argv[1:], Env: c.env, MaxOutput: 256 << 20})
-	}
-	defer func() {
-		select {
-		case c.idle <- s:
-		default:
-			s.Close()
-		}
-	}()
-	line, answered, out, err := s.Call(ctx, in, timeout)
+	line, answered, out, err := c.pool.Call(ctx, in, timeout)
 	if err != nil {
 		return Reply{Verdict: unavailablef("emulator child: %v", err)}
 	}

@@ -99,11 +99,7 @@ func TestAppleForms(t *testing.T) {
 // disassembly: the branch condition is OpConstantFalse).
 func TestIsNullTextureBound(t *testing.T) {
 	needValidator(t)
-	m, ep := fixtureEntry(t, "apple_null_texture.ll")
-	out, err := Translate(m, ep)
-	if err != nil {
-		t.Fatal(err)
-	}
+	out := translatedFixture(t, "apple_null_texture.ll")
 	cmd := exec.Command("spirv-dis", "--raw-id", "-")
 	cmd.Stdin = bytes.NewReader(out.SPIRV)
 	text, err := cmd.Output()

@@ -14,11 +14,7 @@ import (
 // per (operation, memory) and no float-atomic capability asked for.
 func TestFloatAtomicsValidate(t *testing.T) {
 	needValidator(t)
-	m, ep := fixtureEntry(t, "atomic_float.ll")
-	out, err := Translate(m, ep)
-	if err != nil {
-		t.Fatal(err)
-	}
+	out := translatedFixture(t, "atomic_float.ll")
 	mustValidate(t, out.SPIRV)
 	counts := opcodeCounts(out.SPIRV)
 	// add and sub on the buffer, add and sub on threadgroup memory: four loops.

@@ -1,13 +1,9 @@
 package translate
 
 import (
-	"context"
 	"encoding/binary"
 	"math"
 	"testing"
-
-	"github.com/airpipe/airpipe/compiler/spirv"
-	"github.com/airpipe/airpipe/device"
 )
 
 // bfloatInputs are bfloat_round.ll's float bit patterns and the bfloat each
@@ -62,37 +58,11 @@ func TestBFloatRoundingTable(t *testing.T) {
 // the boundaries above, widening back, a multiply-add (llvm.fmuladd,
 // unfused), fneg, fcmp and a bfloat store and load.
 func TestBFloatExecuted(t *testing.T) {
-	needValidator(t)
-	m, ep := fixtureEntry(t, "bfloat_round.ll")
-	out, err := Translate(m, ep)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := spirv.Validate(context.Background(), out.SPIRV); err != nil {
-		t.Fatal(err)
-	}
-	dev, err := device.Open("lavapipe", device.Options{})
-	if err != nil {
-		t.Skipf("lavapipe: %v", err)
-	}
-	defer func() { _ = dev.Stop() }()
+	k := onLavapipe(t, "bfloat_round.ll")
 	const n = 64
-	res, err := dev.NewBuffer(16 * n)
-	if err != nil {
-		t.Fatal(err)
-	}
-	mem, err := dev.NewBuffer(2 * n)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := dev.LoadPipeline(out.SPIRV, out.Reflection.Entry)
-	if err != nil {
-		t.Fatal(err)
-	}
-	binds := []device.Binding{{Binding: 0, Buffer: res}, {Binding: 1, Buffer: mem}}
-	if err := dev.Run(context.Background(), p, device.DispatchArgs{Groups: [3]uint32{1, 1, 1}, Threads: [3]uint32{n, 1, 1}, Bindings: binds}); err != nil {
-		t.Fatal(err)
-	}
+	bufs := k.buffers(16*n, 2*n)
+	res, mem := bufs[0], bufs[1]
+	k.run(1, n, bufs)
 	word := func(i, j int) uint32 { return binary.LittleEndian.Uint32(res.Bytes()[16*i+4*j:]) }
 	for i := 0; i < n; i++ {
 		k := i & 15
@@ -151,33 +121,11 @@ var bfloatMulAdd = [][4]uint16{
 // as the fused one and the reference computes; on the first operands the
 // two differ, so the check tells them apart.
 func TestBFloatMulAddUnfused(t *testing.T) {
-	needValidator(t)
-	m, ep := fixtureEntry(t, "bfloat_muladd.ll")
-	out, err := Translate(m, ep)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := spirv.Validate(context.Background(), out.SPIRV); err != nil {
-		t.Fatal(err)
-	}
-	dev, err := device.Open("lavapipe", device.Options{})
-	if err != nil {
-		t.Skipf("lavapipe: %v", err)
-	}
-	defer func() { _ = dev.Stop() }()
+	k := onLavapipe(t, "bfloat_muladd.ll")
 	n := len(bfloatMulAdd)
-	res, err := dev.NewBuffer(int64(4 * n))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := dev.LoadPipeline(out.SPIRV, out.Reflection.Entry)
-	if err != nil {
-		t.Fatal(err)
-	}
-	binds := []device.Binding{{Binding: 0, Buffer: res}}
-	if err := dev.Run(context.Background(), p, device.DispatchArgs{Groups: [3]uint32{1, 1, 1}, Threads: [3]uint32{uint32(n), 1, 1}, Bindings: binds}); err != nil {
-		t.Fatal(err)
-	}
+	bufs := k.buffers(int64(4 * n))
+	res := bufs[0]
+	k.run(1, uint32(n), bufs)
 	for i, c := range bfloatMulAdd {
 		want := unfusedBF(bfFloat(c[0]), bfFloat(c[1]), bfFloat(c[2]))
 		if i == 0 && want == c[3] {

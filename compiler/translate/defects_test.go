@@ -19,11 +19,7 @@ func TestConstructionDefects(t *testing.T) {
 		"bfloat_round",         // bfloat values, memory, arithmetic and rounding
 	} {
 		t.Run(name, func(t *testing.T) {
-			m, ep := fixtureEntry(t, name+".ll")
-			out, err := Translate(m, ep)
-			if err != nil {
-				t.Fatalf("Translate: %v", err)
-			}
+			out := translatedFixture(t, name+".ll")
 			if err := spirv.Validate(context.Background(), out.SPIRV); err != nil {
 				var ve *spirv.ValidationError
 				if errors.As(err, &ve) {

@@ -79,11 +79,7 @@ func TestFixtures(t *testing.T) {
 	needValidator(t)
 	for _, name := range []string{"kernel_add", "kernel_loop", "kernel_threadgroup", "kernel_math", "kernel_nested", "kernel_shortcircuit", "kernel_exact", "kernel_vocab", "kernel_container", "fragment_texture", "fragment_depth", "vertex_basic", "fnconst", "fnconst_static"} {
 		t.Run(name, func(t *testing.T) {
-			m, ep := fixtureEntry(t, name+".ll")
-			out, err := Translate(m, ep)
-			if err != nil {
-				t.Fatalf("Translate: %v", err)
-			}
+			out := translatedFixture(t, name+".ll")
 			ctx := context.Background()
 			mustValidate(t, out.SPIRV)
 			dis, err := spirv.Disassemble(ctx, out.SPIRV)

@@ -69,11 +69,7 @@ func specIDs(t *testing.T, data []byte) map[uint32]specDecl {
 // contract's 32-bit types.
 func TestFunctionConstants(t *testing.T) {
 	needValidator(t)
-	m, ep := fixtureEntry(t, "fnconst.ll")
-	out, err := Translate(m, ep)
-	if err != nil {
-		t.Fatalf("Translate: %v", err)
-	}
+	out := translatedFixture(t, "fnconst.ll")
 	mustValidate(t, out.SPIRV)
 	want := []SpecConstant{
 		{ID: 100, Index: 0, Name: "flag", Type: "bool"},

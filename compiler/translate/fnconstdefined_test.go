@@ -13,11 +13,7 @@ import (
 // reflection beside the value's own spec constant; spirv-val accepts it.
 func TestFnConstDefined(t *testing.T) {
 	needValidator(t)
-	m, ep := fixtureEntry(t, "fnconst_defined.ll")
-	out, err := Translate(m, ep)
-	if err != nil {
-		t.Fatal(err)
-	}
+	out := translatedFixture(t, "fnconst_defined.ll")
 	mustValidate(t, out.SPIRV)
 	want := []SpecConstant{
 		{ID: 107, Index: 7, Name: "pitch", Type: "ushort"},

@@ -1,14 +1,12 @@
 package translate
 
 import (
-	"context"
 	"encoding/binary"
 	"math"
 	"math/big"
 	"testing"
 
 	"github.com/airpipe/airpipe/compiler/air"
-	"github.com/airpipe/airpipe/compiler/spirv"
 	"github.com/airpipe/airpipe/device"
 )
 
@@ -120,20 +118,7 @@ func packInputs() []float32 {
 // for unorm and snorm (pack and unpack) and sRGB unpack, within one code for
 // sRGB pack (powr is approximate; see pack.go).
 func TestPackExecuted(t *testing.T) {
-	needValidator(t)
-	m, ep := fixtureEntry(t, "kernel_pack.ll")
-	out, err := Translate(m, ep)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := spirv.Validate(context.Background(), out.SPIRV); err != nil {
-		t.Fatal(err)
-	}
-	dev, err := device.Open("lavapipe", device.Options{})
-	if err != nil {
-		t.Skipf("lavapipe: %v", err)
-	}
-	defer func() { _ = dev.Stop() }()
+	k := onLavapipe(t, "kernel_pack.ll")
 	xs := packInputs()
 	n := 512 // threads: one word each; inputs repeat
 	if len(xs)/4 > n {
@@ -149,29 +134,14 @@ func TestPackExecuted(t *testing.T) {
 		b := uint32(i & 0xff)
 		words[i] = b | (b^0x5a)<<8 | (255-b)<<16 | (b*7&0xff)<<24
 	}
-	bufs := make([]*device.Buffer, 4)
-	for i, size := range []int64{16 * int64(n), 16 * int64(n), 4 * int64(n), 64 * int64(n)} {
-		if bufs[i], err = dev.NewBuffer(size); err != nil {
-			t.Fatal(err)
-		}
-	}
+	bufs := k.buffers(16*int64(n), 16*int64(n), 4*int64(n), 64*int64(n))
 	for i, x := range in {
 		binary.LittleEndian.PutUint32(bufs[0].Bytes()[4*i:], math.Float32bits(x))
 	}
 	for i, w := range words {
 		binary.LittleEndian.PutUint32(bufs[2].Bytes()[4*i:], w)
 	}
-	p, err := dev.LoadPipeline(out.SPIRV, out.Reflection.Entry)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var binds []device.Binding
-	for i, b := range bufs {
-		binds = append(binds, device.Binding{Binding: uint32(i), Buffer: b})
-	}
-	if err := dev.Run(context.Background(), p, device.DispatchArgs{Groups: [3]uint32{uint32(n / 64), 1, 1}, Threads: [3]uint32{64, 1, 1}, Bindings: binds}); err != nil {
-		t.Fatal(err)
-	}
+	k.run(uint32(n/64), 64, bufs)
 	word := func(b *device.Buffer, i int) uint32 { return binary.LittleEndian.Uint32(b.Bytes()[4*i:]) }
 	bad := 0
 	fail := func(format string, args ...any) {

@@ -23,11 +23,7 @@ func runSIMDFixture(t *testing.T, name string, threads, fields int) func(g, k in
 	if _, err := exec.LookPath("llvm-as-19"); err != nil {
 		t.Skip(err)
 	}
-	m, ep := fixtureEntry(t, name)
-	out, err := Translate(m, ep)
-	if err != nil {
-		t.Fatal(err)
-	}
+	out := translatedFixture(t, name)
 	d, err := device.Open("lavapipe", device.Options{})
 	if err != nil {
 		t.Skipf("lavapipe cannot be opened here: %v", err)

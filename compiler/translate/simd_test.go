@@ -39,11 +39,7 @@ func TestSIMDFixtures(t *testing.T) {
 			[]string{"GroupNonUniform", "GroupNonUniformShuffleRelative", "GroupNonUniformArithmetic", "GroupNonUniformVote"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			m, ep := fixtureEntry(t, c.name+".ll")
-			out, err := Translate(m, ep)
-			if err != nil {
-				t.Fatalf("Translate: %v", err)
-			}
+			out := translatedFixture(t, c.name+".ll")
 			ctx := context.Background()
 			mustValidate(t, out.SPIRV)
 			dis, err := spirv.Disassemble(ctx, out.SPIRV)
@@ -117,16 +113,12 @@ func TestSIMDRefused(t *testing.T) {
 // capability is rejected.
 func TestSIMDCapabilityChecked(t *testing.T) {
 	needValidator(t)
-	m, ep := fixtureEntry(t, "simd_shuffle.ll")
-	out, err := Translate(m, ep)
-	if err != nil {
-		t.Fatal(err)
-	}
+	out := translatedFixture(t, "simd_shuffle.ll")
 	broken, n := dropCapability(out.SPIRV, spirv.CapabilityGroupNonUniformShuffleRelative)
 	if n != 1 {
 		t.Fatalf("%d OpCapability GroupNonUniformShuffleRelative instructions, want 1", n)
 	}
-	err = spirv.Validate(context.Background(), broken)
+	err := spirv.Validate(context.Background(), broken)
 	var ve *spirv.ValidationError
 	if !errors.As(err, &ve) {
 		t.Fatalf("spirv-val accepts the module without the capability: %v", err)

@@ -54,11 +54,7 @@ func TestSIMDMatrixExecuted(t *testing.T) {
 	if _, err := exec.LookPath("llvm-as-19"); err != nil {
 		t.Skip(err)
 	}
-	m, ep := fixtureEntry(t, "simd_matrix.ll")
-	out, err := Translate(m, ep)
-	if err != nil {
-		t.Fatal(err)
-	}
+	out := translatedFixture(t, "simd_matrix.ll")
 	needValidator(t)
 	mustValidate(t, out.SPIRV)
 	d, err := device.Open("lavapipe", device.Options{})

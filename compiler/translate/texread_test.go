@@ -15,11 +15,7 @@ import (
 // in the second word are two samplers), and the read is an image fetch.
 func TestMetal4TextureForms(t *testing.T) {
 	needValidator(t)
-	m, ep := fixtureEntry(t, "texture_metal4_ok.ll")
-	out, err := Translate(m, ep)
-	if err != nil {
-		t.Fatal(err)
-	}
+	out := translatedFixture(t, "texture_metal4_ok.ll")
 	mustValidate(t, out.SPIRV)
 	var states []string
 	for _, b := range out.Reflection.Bindings {

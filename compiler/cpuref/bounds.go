@@ -2,8 +2,6 @@ package cpuref
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -55,15 +53,9 @@ func checkBounds(ctx context.Context, dir, ll, host string, strip bool, timeout 
 		passes = "bounds-checking"
 	}
 	if !optimizeInChild(ctx, ll, checked, strip, passes, timeout) { // llvmchild.go
-		out, err := proc.Run(ctx, proc.Spec{Path: "opt-19", Args: append(args, ll), Timeout: timeout, MemoryLimit: 4 << 30})
-		if errors.Is(err, proc.ErrNotFound) {
-			return "", fmt.Errorf("%w: opt-19 is not installed", ErrUnavailable)
-		}
-		if err != nil {
+		spec := proc.Spec{Path: "opt-19", Args: append(args, ll), Timeout: timeout, MemoryLimit: 4 << 30}
+		if err := buildStep(ctx, spec, "opt-19 is not installed", "opt-19", "opt-19 "+strings.Join(args[3:], " ")+" refused the retargeted module"); err != nil {
 			return "", err
-		}
-		if out.ExitCode != 0 {
-			return "", notJudgeable(KindCompile, "opt-19", "opt-19 %s refused the retargeted module (%s): %s", strings.Join(args[3:], " "), out.Describe(), firstLine(out.Tail(20)))
 		}
 	}
 	text, err := os.ReadFile(checked)

@@ -174,23 +174,9 @@ func inspectFragment(t *textModule, entry string, node []string) (*Kernel, error
 			}
 			k.Targets = append(k.Targets, RenderTarget{Index: int(n), Field: field, Type: ty, Kind: kind, Components: comps})
 		case "air.depth":
-			if k.WritesDepth {
-				return fmt.Errorf("cpuref: @%s writes air.depth twice", entry)
-			}
-			if ty != "float" {
-				return notJudgeable(KindArgument, "air.depth "+ty, "a depth output of type %s; the draw's depth attachment holds float", ty)
-			}
-			k.WritesDepth = true
-			k.DepthField = field
+			return singleOutput(&k.WritesDepth, &k.DepthField, entry, role, ty, field, "float", "a depth output of type %s; the draw's depth attachment holds float")
 		case "air.stencil":
-			if k.WritesStencil {
-				return fmt.Errorf("cpuref: @%s writes air.stencil twice", entry)
-			}
-			if ty != "i32" {
-				return notJudgeable(KindArgument, "air.stencil "+ty, "a stencil output of type %s; Metal's [[stencil]] is a uint", ty)
-			}
-			k.WritesStencil = true
-			k.StencilField = field
+			return singleOutput(&k.WritesStencil, &k.StencilField, entry, role, ty, field, "i32", "a stencil output of type %s; Metal's [[stencil]] is a uint")
 		default:
 			return notJudgeable(KindArgument, "output "+role, "an output of role %s (it can remove the pixel or change what is stored), which the draw does not reproduce", role)
 		}
@@ -232,6 +218,21 @@ func inspectFragment(t *textModule, entry string, node []string) (*Kernel, error
 		return nil, err
 	}
 	return k, nil
+}
+
+// singleOutput records an output that a fragment function returns at most
+// once (air.depth, air.stencil) at field: it sets *written and *at, or is an
+// error when the output was written already, or not judgeable when its type
+// ty is not want (why says so, given ty).
+func singleOutput(written *bool, at *int, entry, role, ty string, field int, want, why string) error {
+	if *written {
+		return fmt.Errorf("cpuref: @%s writes %s twice", entry, role)
+	}
+	if ty != want {
+		return notJudgeable(KindArgument, role+" "+ty, why, ty)
+	}
+	*written, *at = true, field
+	return nil
 }
 
 // namedType is the body of the named type %name ("{ <4 x float> }"), or "" when the module

@@ -197,15 +197,26 @@ func sameContent(path string, b []byte) bool {
 // loads, dir/kernel.so.
 func (h harness) link(ctx context.Context, dir, obj string, timeout time.Duration) (program, error) {
 	so := filepath.Join(dir, "kernel.so")
-	out, err := proc.Run(ctx, proc.Spec{Path: "ld", Args: []string{"-shared", "-Bsymbolic", "-o", so, obj, h.tgBounds, h.libgcc}, Timeout: timeout})
-	if errors.Is(err, proc.ErrNotFound) {
-		return program{}, fmt.Errorf("%w: no linker (ld)", ErrUnavailable)
-	}
-	if err != nil {
+	spec := proc.Spec{Path: "ld", Args: []string{"-shared", "-Bsymbolic", "-o", so, obj, h.tgBounds, h.libgcc}, Timeout: timeout}
+	if err := buildStep(ctx, spec, "no linker (ld)", "link", "linking the reference failed"); err != nil {
 		return program{}, err
 	}
-	if out.ExitCode != 0 {
-		return program{}, notJudgeable(KindCompile, "link", "linking the reference failed (%s): %s", out.Describe(), firstLine(out.Tail(20)))
-	}
 	return program{runner: h.runner, kernel: so}, nil
+}
+
+// buildStep runs one tool of building the reference (opt-19, llc-19, ld): a
+// missing tool is ErrUnavailable (missing says which), one that fails is not
+// judgeable (KindCompile, detail), its first words after failed.
+func buildStep(ctx context.Context, s proc.Spec, missing, detail, failed string) error {
+	out, err := proc.Run(ctx, s)
+	if errors.Is(err, proc.ErrNotFound) {
+		return fmt.Errorf("%w: %s", ErrUnavailable, missing)
+	}
+	if err != nil {
+		return err
+	}
+	if out.ExitCode != 0 {
+		return notJudgeable(KindCompile, detail, "%s (%s): %s", failed, out.Describe(), firstLine(out.Tail(20)))
+	}
+	return nil
 }

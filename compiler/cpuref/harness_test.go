@@ -107,15 +107,20 @@ func TestProgramBundle(t *testing.T) {
 	if err := os.WriteFile(p.kernel, []byte("KERNEL.SO"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	b, err := p.bundle()
-	if err != nil {
-		t.Fatal(err)
+	// roundTrip bundles p and unbundles it in a new directory.
+	roundTrip := func(p program) (bundle []byte, back program) {
+		t.Helper()
+		b, err := p.bundle()
+		if err != nil {
+			t.Fatal(err)
+		}
+		q, err := unbundle(t.TempDir(), b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b, q
 	}
-	out := t.TempDir()
-	q, err := unbundle(out, b)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b, q := roundTrip(p)
 	r, _ := os.ReadFile(q.runner)
 	k, _ := os.ReadFile(q.kernel)
 	if string(r) != "RUNNER" || string(k) != "KERNEL.SO" {
@@ -126,15 +131,7 @@ func TestProgramBundle(t *testing.T) {
 	}
 	// This build's own harness is not written out again.
 	if h, err := compiledHarness(); err == nil {
-		own, err := program{runner: h.runner, kernel: p.kernel}.bundle()
-		if err != nil {
-			t.Fatal(err)
-		}
-		dir := t.TempDir()
-		q, err := unbundle(dir, own)
-		if err != nil {
-			t.Fatal(err)
-		}
+		_, q := roundTrip(program{runner: h.runner, kernel: p.kernel})
 		if q.runner != h.runner {
 			t.Errorf("this build's harness came back as %s, not %s", q.runner, h.runner)
 		}

@@ -611,15 +611,9 @@ func build(ctx context.Context, dir, host string, timeout time.Duration, fuse bo
 	if fuse {
 		args = append(args, "-mattr=+fma", "-fp-contract=fast")
 	}
-	out, err := proc.Run(ctx, proc.Spec{Path: "llc-19", Args: args, Timeout: timeout, MemoryLimit: 4 << 30})
-	if errors.Is(err, proc.ErrNotFound) {
-		return program{}, fmt.Errorf("%w: llc-19 is not installed", ErrUnavailable)
-	}
-	if err != nil {
+	spec := proc.Spec{Path: "llc-19", Args: args, Timeout: timeout, MemoryLimit: 4 << 30}
+	if err := buildStep(ctx, spec, "llc-19 is not installed", "llc-19", "llc-19 refused the retargeted module"); err != nil {
 		return program{}, err
-	}
-	if out.ExitCode != 0 {
-		return program{}, notJudgeable(KindCompile, "llc-19", "llc-19 refused the retargeted module (%s): %s", out.Describe(), firstLine(out.Tail(20)))
 	}
 	return h.link(ctx, dir, obj, timeout)
 }

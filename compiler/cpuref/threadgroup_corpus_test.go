@@ -17,10 +17,6 @@ import (
 // TestThreadgroupCorpus runs the reference on every distinct corpus module
 // that names air.wg.barrier or threadgroup memory and counts the outcomes by
 // kind (a measurement, not a floor: AIRPIPE_TG_CORPUS=1 runs it; it takes
-// minutes). Every run must end with a result or a NotJudgeableError.
-// TestThreadgroupCorpus runs the reference on every distinct corpus module
-// that names air.wg.barrier or threadgroup memory and counts the outcomes by
-// kind (a measurement, not a floor: AIRPIPE_TG_CORPUS=1 runs it; it takes
 // minutes). Every run must end with a result or a NotJudgeableError. Kernels
 // using SIMD-groups run at AIRPIPE_SIMD_WIDTH lanes (default 8, lavapipe's).
 func TestThreadgroupCorpus(t *testing.T) {

@@ -137,7 +137,8 @@ func TestCompareTyped(t *testing.T) {
 
 // TestElementKindAsTrim: elementKind's byte loops decide every name as the
 // strings.TrimLeft/Trim definition it replaced: letters, then only digits
-// and x, not starting with x.
+// and x, not starting with x; a name that splits so has its letters' kind
+// (elementKind of the letters alone, which the table above checks).
 func TestElementKindAsTrim(t *testing.T) {
 	byTrim := func(typeName string) wordKind {
 		base := strings.TrimPrefix(typeName, "packed_")
@@ -146,15 +147,7 @@ func TestElementKindAsTrim(t *testing.T) {
 		if strings.Trim(shape, "0123456789x") != "" || strings.HasPrefix(shape, "x") {
 			return wordBits
 		}
-		switch base {
-		case "float":
-			return wordFloat
-		case "half":
-			return wordHalf
-		case "bfloat":
-			return wordBFloat
-		}
-		return wordBits
+		return elementKind(base)
 	}
 	parts := []string{"", "packed_", "float", "half", "bfloat", "int", "Float", "x", "4", "4x4", "3y", "_t", "x2", "2x", "9"}
 	for _, a := range parts {

@@ -64,12 +64,7 @@ func TestEmulatorCatchesBlendFaults(t *testing.T) {
 // reference (every lane the uniform texel's component, rounded to half), and the same
 // function lowered to gather another component is caught.
 func TestEmulatorGatherHalf(t *testing.T) {
-	emuNeed(t)
-	m := emuModule(t, "testdata/emulator/gather_half.ll")
-	r := Emulator(EmulatorOptions{}).Run(context.Background(), m)
-	if r.Status != pipeline.Passed {
-		t.Fatalf("got %s %s %q (%s), want passed", r.Status, r.Code, r.Detail, r.Message)
-	}
+	_, r := emuPasses(t, "testdata/emulator/gather_half.ll", nil)
 	r = plantedLowering(t, "gather_half.ll", "gather_half_wrong.ll")
 	if r.Status != pipeline.Failed || r.Code != codes.EmulatorMismatch || r.Detail != "render target 0 pixel (0,0) component 0" {
 		t.Fatalf("wrong component: got %s %s %q (%s), want a mismatch at render target 0 pixel (0,0) component 0", r.Status, r.Code, r.Detail, r.Message)

@@ -1,11 +1,11 @@
 package stages
 
 import (
-	"context"
-	"strings"
+	"fmt"
 	"testing"
 
 	"github.com/airpipe/airpipe/compiler/cpuref"
+	"github.com/airpipe/airpipe/device"
 	"github.com/airpipe/airpipe/internal/codes"
 	"github.com/airpipe/airpipe/pipeline"
 )
@@ -17,21 +17,11 @@ import (
 // the device is specialised with the same words and passes, and the row
 // records the assignment.
 func TestEmulatorFunctionConstantSearch(t *testing.T) {
-	emuNeed(t)
-	m := emuModule(t, "testdata/emulator/fc_shared_slot.ll")
-	r := Emulator(EmulatorOptions{}).Run(context.Background(), m)
-	if r.Status != pipeline.Passed {
-		t.Fatalf("fc_shared_slot.ll: %s %s %q %s", r.Status, r.Code, r.Detail, r.Message)
-	}
-	for key, want := range map[string]string{
+	_, r := emuPasses(t, "testdata/emulator/fc_shared_slot.ll", map[string]string{
 		"function_constants":           "0 bool useA=0x0, 1 bool useB=0x0, 2 bool useC=0x1, 3 bool addBias=0x1",
 		"function_constant_predicates": "inA: useA=false, inB: useB=false, inC: useC=true",
 		"function_constant_assignment": "useA=false, useB=false, the rest as the contract (assignment 5 tried",
-	} {
-		if got := r.Data[key]; !strings.HasPrefix(got, want) {
-			t.Fatalf("data %s = %q, want %q…", key, got, want)
-		}
-	}
+	})
 	t.Logf("%s %v", r.Status, r.Data)
 }
 
@@ -57,26 +47,10 @@ func TestEmulatorCatchesOtherSpecialization(t *testing.T) {
 		{"addBias false", map[int]uint32{3: 0}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			k := *ref.Kernel
-			k.FunctionConstants = append([]cpuref.FunctionConstant(nil), k.FunctionConstants...)
-			for i := range k.FunctionConstants {
-				if w, ok := c.words[k.FunctionConstants[i].Index]; ok {
-					k.FunctionConstants[i].Word = w
-				}
-			}
-			wrong := *ref
-			wrong.Kernel = &k
-			got, res := dispatchOn(dev, m.Translation.SPIRV, "pick3", &wrong, nil)
-			if got == nil {
-				if res.Status == pipeline.Passed {
-					t.Fatal("no output and a pass")
-				}
-				t.Logf("refused: %s %s %q", res.Status, res.Code, res.Detail)
-				return
-			}
-			if r := compare(ref, got); r.Status == pipeline.Passed || r.Code != codes.EmulatorMismatch {
-				t.Fatalf("device specialised otherwise (%s): %s %s %q", c.name, r.Status, r.Code, r.Detail)
-			}
+			otherSpecializationCaught(t, dev, m, "pick3", ref, c.name, func(fc cpuref.FunctionConstant) (uint32, bool) {
+				w, ok := c.words[fc.Index]
+				return w, ok
+			})
 		})
 	}
 	right, res := dispatchOn(dev, m.Translation.SPIRV, "pick3", ref, nil)
@@ -96,40 +70,42 @@ func TestEmulatorCatchesOtherSpecialization(t *testing.T) {
 // with the same words and passes. Specialised with another defined value
 // (3) or the contract's, the device's output is a mismatch, never a pass.
 func TestEmulatorIntegerConstantSearch(t *testing.T) {
-	emuNeed(t)
-	m := emuModule(t, "testdata/emulator/fc_int_switch.ll")
-	r := Emulator(EmulatorOptions{}).Run(context.Background(), m)
-	if r.Status != pipeline.Passed {
-		t.Fatalf("fc_int_switch.ll: %s %s %q %s", r.Status, r.Code, r.Detail, r.Message)
-	}
-	for key, want := range map[string]string{
+	m, _ := emuPasses(t, "testdata/emulator/fc_int_switch.ll", map[string]string{
 		"function_constants":           "0 uint count=0x4, 2 int mode=0x0",
 		"function_constant_assignment": "mode=0, the rest as the contract (under the contract's mode=4 an output depends on undef",
-	} {
-		if got := r.Data[key]; !strings.HasPrefix(got, want) {
-			t.Fatalf("data %s = %q, want %q…", key, got, want)
-		}
-	}
+	})
 	ref, dev := referenceAndLavapipe(t, m, "pick_mode")
 	for _, word := range []uint32{3, 4} {
-		k := *ref.Kernel
-		k.FunctionConstants = append([]cpuref.FunctionConstant(nil), k.FunctionConstants...)
-		for i := range k.FunctionConstants {
-			if k.FunctionConstants[i].Name == "mode" {
-				k.FunctionConstants[i].Word = word
-			}
+		otherSpecializationCaught(t, dev, m, "pick_mode", ref, fmt.Sprintf("mode=%d", word), func(fc cpuref.FunctionConstant) (uint32, bool) {
+			return word, fc.Name == "mode"
+		})
+	}
+}
+
+// otherSpecializationCaught specialises the device with other function
+// constant words than the reference judged (word gives a constant's
+// replacement, if any) and fails the test unless the dispatch is refused or
+// its output is a mismatch against ref.
+func otherSpecializationCaught(t *testing.T, dev *device.Device, m *Module, entry string, ref *cpuref.Result, what string, word func(cpuref.FunctionConstant) (uint32, bool)) {
+	t.Helper()
+	k := *ref.Kernel
+	k.FunctionConstants = append([]cpuref.FunctionConstant(nil), k.FunctionConstants...)
+	for i := range k.FunctionConstants {
+		if w, ok := word(k.FunctionConstants[i]); ok {
+			k.FunctionConstants[i].Word = w
 		}
-		wrong := *ref
-		wrong.Kernel = &k
-		got, res := dispatchOn(dev, m.Translation.SPIRV, "pick_mode", &wrong, nil)
-		if got == nil {
-			if res.Status == pipeline.Passed {
-				t.Fatal("no output and a pass")
-			}
-			continue
+	}
+	wrong := *ref
+	wrong.Kernel = &k
+	got, res := dispatchOn(dev, m.Translation.SPIRV, entry, &wrong, nil)
+	if got == nil {
+		if res.Status == pipeline.Passed {
+			t.Fatal("no output and a pass")
 		}
-		if c := compare(ref, got); c.Status == pipeline.Passed || c.Code != codes.EmulatorMismatch {
-			t.Fatalf("device specialised with mode=%d: %s %s %q", word, c.Status, c.Code, c.Detail)
-		}
+		t.Logf("refused: %s %s %q", res.Status, res.Code, res.Detail)
+		return
+	}
+	if r := compare(ref, got); r.Status == pipeline.Passed || r.Code != codes.EmulatorMismatch {
+		t.Fatalf("device specialised otherwise (%s): %s %s %q", what, r.Status, r.Code, r.Detail)
 	}
 }

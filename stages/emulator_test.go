@@ -60,6 +60,26 @@ func emuModule(t *testing.T, path string) *Module {
 	return &Module{Bitcode: bc, SHA256: filepath.Base(path), artifacts: artifacts{IR: ir, Translation: out}}
 }
 
+// emuPasses judges the fixture at path with the emulator stage (the test is
+// skipped without the tools) and fails the test unless it passes with each
+// key of wantData starting with its value; it returns the module and the
+// result.
+func emuPasses(t *testing.T, path string, wantData map[string]string) (*Module, pipeline.Result) {
+	t.Helper()
+	emuNeed(t)
+	m := emuModule(t, path)
+	r := Emulator(EmulatorOptions{}).Run(context.Background(), m)
+	if r.Status != pipeline.Passed {
+		t.Fatalf("%s: %s %s %q %s", filepath.Base(path), r.Status, r.Code, r.Detail, r.Message)
+	}
+	for key, want := range wantData {
+		if got := r.Data[key]; !strings.HasPrefix(got, want) {
+			t.Fatalf("data %s = %q, want %q…", key, got, want)
+		}
+	}
+	return m, r
+}
+
 // referenceAndLavapipe computes m's CPU reference and opens lavapipe (the
 // test is skipped without it; the device stops when the test ends).
 func referenceAndLavapipe(t *testing.T, m *Module, entry string) (*cpuref.Result, *device.Device) {

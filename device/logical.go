@@ -28,6 +28,7 @@ type logical struct {
 	// storageReadNoFormat and storageWriteNoFormat: the shaderStorageImageReadWithoutFormat
 	// and shaderStorageImageWriteWithoutFormat features enabled (storage.go).
 	storageReadNoFormat, storageWriteNoFormat bool
+	extensions                                map[string]bool // the device extensions enabled
 }
 
 // Offsets inside feature structures (vulkan_core.h, 64-bit hosts).
@@ -133,7 +134,10 @@ func openLogical(p *physical) (*logical, error) {
 	if err := check("vkCreateDevice", vk.CallResult(in.fns.CreateDevice, p.handle, vk.Addr(ci), 0, vk.Addr(h))); err != nil {
 		return nil, fmt.Errorf("%s: %w", p.facts.Name, err)
 	}
-	d := &logical{phys: p, handle: *h}
+	d := &logical{phys: p, handle: *h, extensions: map[string]bool{}}
+	for _, e := range exts {
+		d.extensions[e] = true
+	}
 	vk.LoadFns(&d.fns, func(name string) uintptr {
 		return vk.Call(in.fns.GetDeviceProcAddr, d.handle, a.CString(name))
 	})

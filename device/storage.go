@@ -61,11 +61,46 @@ func spirvCapabilities(words []uint32) map[uint32]bool {
 	return caps
 }
 
+// extensionCapabilities are the SPIR-V capabilities (spirv.h numbers) that only a device
+// created with a device extension of optionalExtensions may be given: a driver need not
+// refuse such a module, and one that accepts it without the extension may ignore what it
+// asks for (an H200 without VK_EXT_shader_stencil_export wrote the pipeline's stencil
+// reference, 0, where the fragment exported another value).
+var extensionCapabilities = []struct {
+	capability uint32
+	name       string
+	extension  string
+}{
+	{4428, "WorkgroupMemoryExplicitLayoutKHR", "VK_KHR_workgroup_memory_explicit_layout"},
+	{4429, "WorkgroupMemoryExplicitLayout8BitAccessKHR", "VK_KHR_workgroup_memory_explicit_layout"},
+	{4430, "WorkgroupMemoryExplicitLayout16BitAccessKHR", "VK_KHR_workgroup_memory_explicit_layout"},
+	{5013, "StencilExportEXT", "VK_EXT_shader_stencil_export"},
+	{5016, "Int64ImageEXT", "VK_EXT_shader_image_atomic_int64"},
+	{5055, "ShaderClockKHR", "VK_KHR_shader_clock"},
+	{5284, "FragmentBarycentricKHR", "VK_KHR_fragment_shader_barycentric"},
+	{5363, "FragmentShaderSampleInterlockEXT", "VK_EXT_fragment_shader_interlock"},
+	{5372, "FragmentShaderShadingRateInterlockEXT", "VK_EXT_fragment_shader_interlock"},
+	{5378, "FragmentShaderPixelInterlockEXT", "VK_EXT_fragment_shader_interlock"},
+	{5612, "AtomicFloat32MinMaxEXT", "VK_EXT_shader_atomic_float2"},
+	{5613, "AtomicFloat64MinMaxEXT", "VK_EXT_shader_atomic_float2"},
+	{5616, "AtomicFloat16MinMaxEXT", "VK_EXT_shader_atomic_float2"},
+	{6033, "AtomicFloat32AddEXT", "VK_EXT_shader_atomic_float"},
+	{6034, "AtomicFloat64AddEXT", "VK_EXT_shader_atomic_float"},
+	{6095, "AtomicFloat16AddEXT", "VK_EXT_shader_atomic_float2"},
+}
+
 // checkCapabilities refuses a module that declares StorageImageReadWithoutFormat or
 // StorageImageWriteWithoutFormat on a device without the matching feature (airpipe's
-// translation declares storage images with format Unknown): ErrUnavailable names the feature.
+// translation declares storage images with format Unknown), or a capability of
+// extensionCapabilities on a device created without its extension: ErrUnavailable names
+// the feature or the extension.
 func (ld *logical) checkCapabilities(words []uint32) error {
 	caps := spirvCapabilities(words)
+	for _, c := range extensionCapabilities {
+		if caps[c.capability] && !ld.extensions[c.extension] {
+			return fmt.Errorf("%w: %s: no %s for the module's capability %s", ErrUnavailable, ld.phys.facts.Name, c.extension, c.name)
+		}
+	}
 	switch {
 	case caps[capStorageImageReadWithoutFormat] && !ld.storageReadNoFormat:
 		return fmt.Errorf("%w: %s: no shaderStorageImageReadWithoutFormat feature for the module's capability StorageImageReadWithoutFormat (reads of storage images of format Unknown)", ErrUnavailable, ld.phys.facts.Name)

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -239,5 +240,28 @@ func TestReflectStorageImages(t *testing.T) {
 	ld.storageWriteNoFormat = true
 	if err := ld.checkCapabilities(both); err != nil {
 		t.Errorf("with both features: %v", err)
+	}
+}
+
+// TestExtensionCapabilities: a module declaring StencilExportEXT (as a fragment function
+// writing air.stencil translates) is refused by name on a device created without
+// VK_EXT_shader_stencil_export, and accepted on one with it; so is each capability of
+// extensionCapabilities.
+func TestExtensionCapabilities(t *testing.T) {
+	header := []uint32{0x07230203, 0x00010300, 0, 10, 0}
+	for _, c := range extensionCapabilities {
+		words := append(append([]uint32(nil), header...), 2<<16|opCapability, 1, 2<<16|opCapability, c.capability)
+		ld := &logical{phys: &physical{}, storageReadNoFormat: true, storageWriteNoFormat: true, extensions: map[string]bool{}}
+		err := ld.checkCapabilities(words)
+		if !errors.Is(err, ErrUnavailable) || !strings.Contains(err.Error(), c.extension) || !strings.Contains(err.Error(), c.name) {
+			t.Errorf("%s without %s: %v", c.name, c.extension, err)
+		}
+		ld.extensions[c.extension] = true
+		if err := ld.checkCapabilities(words); err != nil {
+			t.Errorf("%s with %s: %v", c.name, c.extension, err)
+		}
+		if !slices.Contains(optionalExtensions, c.extension) {
+			t.Errorf("%s: %s is not among the extensions a device is created with", c.name, c.extension)
+		}
 	}
 }

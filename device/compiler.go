@@ -118,6 +118,7 @@ func (c *Compiler) buildStats(build func() (*computePipeline, error)) (Stats, er
 		}
 		return nil, err
 	}
+	defer c.dev.flushDestroyed()
 	defer p.destroy()
 	return c.dev.pipelineStats(p.pipeline)
 }

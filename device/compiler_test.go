@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -177,4 +178,50 @@ func TestCompileOtherTarget(t *testing.T) {
 	t.Logf("graphics: %d statistics", len(g))
 	_, err = openChild(t, target).CompileCompute(assemble(t, "invalid"), "main", [3]uint32{})
 	t.Logf("invalid SPIR-V, in a child: %v", err)
+}
+
+// TestCompilerFreesPipelines: a compiler builds and destroys a pipeline per module for the
+// whole of a run, so what it keeps per module must be nothing. Lavapipe (Mesa 22.3) frees a
+// destroyed pipeline only at its queue's next submission (flushDestroyed makes one); without
+// it 500 compiles here kept ~36 MiB.
+func TestCompilerFreesPipelines(t *testing.T) {
+	spv := assemble(t, "gid3")
+	for _, target := range []string{"lavapipe", "radv-navi21"} {
+		t.Run(target, func(t *testing.T) {
+			cc := openCompiler(t, target)
+			compile := func(n int) {
+				for i := range n {
+					if _, err := cc.CompileCompute(spv, "main", [3]uint32{uint32(i%512 + 1), 1, 1}); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+			compile(20) // the driver's first-use allocations
+			before := residentMiB(t)
+			compile(500)
+			if grew := residentMiB(t) - before; grew > 16 {
+				t.Errorf("500 compiles grew the resident set by %d MiB", grew)
+			}
+		})
+	}
+}
+
+// residentMiB is this process's resident set (VmRSS) in MiB.
+func residentMiB(t *testing.T) int {
+	t.Helper()
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		t.Skip("no /proc/self/status")
+	}
+	for line := range strings.Lines(string(b)) {
+		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			kib, err := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(v), " kB"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return kib >> 10
+		}
+	}
+	t.Fatal("no VmRSS in /proc/self/status")
+	return 0
 }

@@ -103,6 +103,9 @@ func (d *Device) ICB(args *Buffer, ds []Dispatch) (*ICB, error) {
 	}
 	d.mu.Lock()
 	d.icbs[h] = struct{}{}
+	for _, x := range ds {
+		x.Pipeline.inICB = true
+	}
 	d.mu.Unlock()
 	ic.cleanup = runtime.AddCleanup(ic, d.releaseICB, h)
 	return ic, nil

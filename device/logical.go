@@ -190,6 +190,26 @@ func openShared(p *physical) (*logical, error) {
 	return d, nil
 }
 
+// flushDestroyed makes an empty queue submission and waits for it. Mesa's lavapipe (22.3)
+// does not free a destroyed VkPipeline in vkDestroyPipeline: it hands it to its queue, which
+// frees it at the next submission; a compiler, which never submits, kept every pipeline it
+// ever built (~70 KiB each) without this. RADV null devices are left alone (their queue is
+// not to be touched; see destroy), as are devices that are being destroyed.
+func (d *logical) flushDestroyed() {
+	if d.handle == 0 || d.phys.facts.RADVFamily != "" {
+		return
+	}
+	a := vk.GetArena()
+	defer vk.PutArena(a)
+	si := vk.New[vk.SubmitInfo](a)
+	si.SType = vk.StructureTypeSubmitInfo
+	d.queueMu.Lock()
+	defer d.queueMu.Unlock()
+	if vk.CallResult(d.fns.QueueSubmit, d.queue, 1, vk.Addr(si), 0) == 0 {
+		vk.Call(d.fns.QueueWaitIdle, d.queue)
+	}
+}
+
 // destroy waits for the device to be idle and destroys it.
 func (d *logical) destroy() {
 	if d.handle == 0 {

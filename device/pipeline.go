@@ -21,7 +21,12 @@ type Pipeline struct {
 
 	mu       sync.Mutex
 	variants map[variantKey]*computePipeline
-	unloaded bool // guarded by d.mu
+	// Guarded by d.mu: unloaded once Unload ran; uses counts the submitted command buffers
+	// that dispatch it and have not completed; inICB is set once an ICB was recorded with it
+	// (an ICB may run for as long as it lives, so its pipelines are kept until Stop).
+	unloaded bool
+	uses     int
+	inICB    bool
 }
 
 // LoadPipeline loads spirv's GLCompute entry point entry. It builds the pipeline once with the
@@ -115,13 +120,38 @@ func (d *Device) loaded(p *Pipeline) bool {
 	return d.holds(func() bool { _, ok := d.pipelines[p]; return ok && !p.unloaded })
 }
 
-// Unload removes the pipeline from the device: later ICB calls that name it are invalid.
-// Indirect command buffers already made with it keep working; its Vulkan objects are
-// destroyed when the device stops.
+// Unload removes the pipeline from the device: later calls that name it are invalid. Its
+// Vulkan objects are destroyed once the work submitted with it completes, so a long-lived
+// device that loads and unloads a pipeline per kernel keeps only the pipelines in use. A
+// pipeline an ICB was made with is kept until the device stops (the ICB keeps working).
+// Unloading twice is harmless.
 func (p *Pipeline) Unload() {
-	p.d.mu.Lock()
+	d := p.d
+	if d.enter() != nil {
+		// Stopping or lost: Stop destroys it with the device.
+		d.mu.Lock()
+		p.unloaded = true
+		d.mu.Unlock()
+		return
+	}
+	defer d.leave()
+	d.mu.Lock()
 	p.unloaded = true
-	p.d.mu.Unlock()
+	dead := d.unusedLocked(p)
+	d.mu.Unlock()
+	if dead {
+		p.destroy()
+	}
+}
+
+// unusedLocked reports whether p is unloaded and unused and, if so, takes it off the
+// device's list for the caller to destroy once it drops d.mu; d.mu is held.
+func (d *Device) unusedLocked(p *Pipeline) bool {
+	if _, ok := d.pipelines[p]; !ok || !p.unloaded || p.uses > 0 || p.inICB {
+		return false
+	}
+	delete(d.pipelines, p)
+	return true
 }
 
 func (p *Pipeline) destroy() {

@@ -256,7 +256,10 @@ func (e *Encoder) Dispatch(p *Pipeline, x DispatchArgs) error {
 		vk.Call(ld.fns.CmdPushConstants, s.cmd, uintptr(v.layout), vk.ShaderStageCompute, 0, uintptr(len(x.Push)), a.Bytes(x.Push))
 	}
 	vk.Call(ld.fns.CmdDispatch, s.cmd, uintptr(x.Groups[0]), uintptr(x.Groups[1]), uintptr(x.Groups[2]))
+	d.mu.Lock()
+	p.uses++ // until the command buffer completes (releaseLocked)
 	s.keep = append(s.keep, p)
+	d.mu.Unlock()
 	return nil
 }
 

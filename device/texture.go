@@ -309,16 +309,23 @@ func (d *Device) useTexture(t *Texture) error {
 	return nil
 }
 
-// releaseLocked ends the use of the textures among keep, whose command buffer completed, and
-// returns those freed meanwhile, now unused, for the caller to destroy once it drops d.mu.
-func (d *Device) releaseLocked(keep []any) []*Texture {
-	var dead []*Texture
+// releaseLocked ends the use of the textures and pipelines among keep, whose command buffer
+// completed, and returns those freed or unloaded meanwhile, now unused, for the caller to
+// destroy once it drops d.mu.
+func (d *Device) releaseLocked(keep []any) []interface{ destroy() } {
+	var dead []interface{ destroy() }
 	for _, k := range keep {
-		if t, ok := k.(*Texture); ok {
-			t.uses--
-			if t.freed && t.uses == 0 {
-				delete(d.textures, t)
-				dead = append(dead, t)
+		switch k := k.(type) {
+		case *Texture:
+			k.uses--
+			if k.freed && k.uses == 0 {
+				delete(d.textures, k)
+				dead = append(dead, k)
+			}
+		case *Pipeline:
+			k.uses--
+			if d.unusedLocked(k) {
+				dead = append(dead, k)
 			}
 		}
 	}

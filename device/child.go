@@ -23,7 +23,10 @@ import (
 
 // childRequest is one line the parent writes: open a target, or compile a module.
 type childRequest struct {
-	Open      string    `json:"open,omitempty"`
+	Open string `json:"open,omitempty"`
+	// Target is the target a compile is for: a child that has not opened it opens it first
+	// (a fresh child, after the one before it was retired over its memory budget).
+	Target    string    `json:"target,omitempty"`
 	SPIRV     []byte    `json:"spirv,omitempty"`
 	Entry     string    `json:"entry,omitempty"`
 	LocalSize [3]uint32 `json:"local_size"`
@@ -97,16 +100,29 @@ func (ce *childErr) decode() error {
 func ServeCompileChild(r io.Reader, w io.Writer) error {
 	echoMessages(os.Stderr)
 	var c *Compiler
+	opened := "" // the target c was opened as
+	open := func(target string) error {
+		if c != nil {
+			c.Close()
+			c, opened = nil, ""
+		}
+		var err error
+		if c, err = OpenCompiler(target); err != nil {
+			return err
+		}
+		opened = target
+		return nil
+	}
 	err := proc.Serve(r, w, func(req childRequest) childReply {
 		var rep childReply
+		if req.Open == "" && req.Target != "" && req.Target != opened {
+			if err := open(req.Target); err != nil {
+				return childReply{Err: encodeErr(err)}
+			}
+		}
 		switch {
 		case req.Open != "":
-			if c != nil {
-				c.Close()
-			}
-			var err error
-			c, err = OpenCompiler(req.Open)
-			if err != nil {
+			if err := open(req.Open); err != nil {
 				rep.Err = encodeErr(err)
 			} else {
 				rep.Target = c.Target().Name
@@ -154,7 +170,8 @@ func (e *CrashError) Error() string {
 // ChildCompiler compiles in a child process so that a driver crash or hang fails only the
 // module being compiled. The child is a contained, long-lived internal/proc Server: its own
 // process group (a hang kills the whole group), one request line in, one reply line
-// (proc.ReplyPrefix + JSON) out, a fresh child after a crash. It is safe for concurrent use,
+// (proc.ReplyPrefix + JSON) out, a fresh child after a crash or once a child passes its
+// resident-set budget. It is safe for concurrent use,
 // but compiles one module at a time; use one per worker for parallelism.
 type ChildCompiler struct {
 	// Timeout, when positive, bounds each compile; the child is killed when it runs over.
@@ -171,13 +188,19 @@ type ChildCompiler struct {
 
 // OpenChildCompiler starts argv (with env added to this process's environment) as a compile
 // child for target and opens target in it. argv is a program that runs ServeCompileChild,
-// such as {os.Args[0], "__compile-child"}.
+// such as {os.Args[0], "__compile-child"}. A child whose resident set passes
+// proc.DefaultMaxRSS after a compile is retired and the next compile starts a fresh one.
 func OpenChildCompiler(target string, argv, env []string) (*ChildCompiler, error) {
+	return openChildCompiler(target, argv, env, proc.DefaultMaxRSS)
+}
+
+// openChildCompiler is OpenChildCompiler with the children's resident-set budget (0: none).
+func openChildCompiler(target string, argv, env []string, maxRSS uint64) (*ChildCompiler, error) {
 	if len(argv) == 0 {
 		return nil, argErr("OpenChildCompiler", -1, "empty command")
 	}
 	c := &ChildCompiler{argv: argv, spec: target, target: Target{Name: target},
-		srv: proc.NewServer(proc.Spec{Path: argv[0], Args: argv[1:], Env: env, MaxOutput: 64 << 20})}
+		srv: proc.NewServer(proc.Spec{Path: argv[0], Args: argv[1:], Env: env, MaxOutput: 64 << 20, MaxRSS: maxRSS})}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if err := c.start(); err != nil {
@@ -253,12 +276,12 @@ func crashOf(target string, out proc.Outcome) *CrashError {
 // CompileCompute is Compiler.CompileCompute run in the child. A crash or timeout is a
 // *CrashError; the next call starts a new child.
 func (c *ChildCompiler) CompileCompute(spirv []byte, entry string, localSize [3]uint32) (Stats, error) {
-	return c.compile(childRequest{SPIRV: spirv, Entry: entry, LocalSize: localSize})
+	return c.compile(childRequest{Target: c.spec, SPIRV: spirv, Entry: entry, LocalSize: localSize})
 }
 
 // CompileGraphics is Compiler.CompileGraphics run in the child, like CompileCompute.
 func (c *ChildCompiler) CompileGraphics(vert, frag []byte, vertEntry, fragEntry string, colorFormats []Format) (Stats, error) {
-	return c.compile(childRequest{Graphics: true, Vert: vert, Frag: frag, VertEntry: vertEntry, FragEntry: fragEntry, Formats: colorFormats})
+	return c.compile(childRequest{Target: c.spec, Graphics: true, Vert: vert, Frag: frag, VertEntry: vertEntry, FragEntry: fragEntry, Formats: colorFormats})
 }
 
 func (c *ChildCompiler) compile(req childRequest) (Stats, error) {

@@ -2,6 +2,7 @@ package device
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"strconv"
@@ -9,6 +10,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/airpipe/airpipe/internal/proc"
 )
 
 // hangScript answers the open like a compile child, then hangs on the
@@ -69,5 +72,60 @@ func TestChildHangKillsGroup(t *testing.T) {
 	// The next compile starts a fresh child, which opens the target again.
 	if _, err := c.CompileCompute([]byte{1}, "main", [3]uint32{}); !errors.As(err, &ce) || !ce.Timeout {
 		t.Errorf("second compile: %v, want a fresh child that hangs again", err)
+	}
+}
+
+// TestChildCompilerRetires compiles on children retired after every reply (a one-byte
+// resident-set budget) and on one child with no budget: each retiring compile ends a child
+// and the next one opens the target in a fresh child, and every answer equals the
+// unrestarted child's.
+func TestChildCompilerRetires(t *testing.T) {
+	gid3, vert, frag := assemble(t, "gid3"), assemble(t, "vert"), assemble(t, "frag")
+	argv, env := []string{os.Args[0]}, []string{"AIRPIPE_DEVICE_TEST_CHILD=1"}
+	ended := func() int { return proc.Tally()[proc.ProgramName(proc.Spec{Path: argv[0]})].Runs }
+	for _, target := range []string{"radv-navi21", "lavapipe"} {
+		t.Run(target, func(t *testing.T) {
+			openCompiler(t, target) // skips when unavailable
+			compileAll := func(c *ChildCompiler) (answers []string) {
+				t.Helper()
+				for i := range 3 {
+					st, err := c.CompileCompute(gid3, "main", [3]uint32{uint32(8 << i), 1, 1})
+					if err != nil {
+						t.Fatalf("compute %d: %v", i, err)
+					}
+					answers = append(answers, fmt.Sprint(st))
+				}
+				st, err := c.CompileGraphics(vert, frag, "main", "main", nil)
+				if err != nil {
+					t.Fatalf("graphics: %v", err)
+				}
+				return append(answers, fmt.Sprint(st))
+			}
+			steady, err := openChildCompiler(target, argv, env, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer steady.Close()
+			before := ended()
+			want := compileAll(steady)
+			if n := ended() - before; n != 0 {
+				t.Fatalf("%d children ended under no budget", n)
+			}
+			retiring, err := openChildCompiler(target, argv, env, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer retiring.Close()
+			before = ended()
+			got := compileAll(retiring)
+			if n := ended() - before; n != len(want) {
+				t.Errorf("%d children ended over a one-byte budget, want one per compile (%d)", n, len(want))
+			}
+			for i := range want {
+				if got[i] != want[i] {
+					t.Errorf("compile %d: a retiring child answered %s, the steady one %s", i, got[i], want[i])
+				}
+			}
+		})
 	}
 }

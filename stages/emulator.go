@@ -51,6 +51,9 @@ type EmulatorOptions struct {
 	ChildArgv []string
 	// ChildEnv is added to the child's environment.
 	ChildEnv []string
+	// ChildMaxRSS is the children's resident-set budget (harness.Options;
+	// 0: proc.DefaultMaxRSS).
+	ChildMaxRSS uint64
 	// SIMDWidth is the SIMD-group width the reference runs kernels using
 	// SIMD-group values or operations at (0: the device's subgroup size,
 	// device.Facts.SubgroupSize; a device whose facts cannot be read leaves
@@ -102,7 +105,7 @@ func newEmulator(opts EmulatorOptions, onDevice bool) *emulator {
 	if opts.Device == "" {
 		opts.Device = "lavapipe"
 	}
-	return &emulator{opts: opts, onDevice: onDevice, h: harness.New(harness.Options{Device: opts.Device, ChildArgv: opts.ChildArgv, ChildEnv: opts.ChildEnv,
+	return &emulator{opts: opts, onDevice: onDevice, h: harness.New(harness.Options{Device: opts.Device, ChildArgv: opts.ChildArgv, ChildEnv: opts.ChildEnv, ChildMaxRSS: opts.ChildMaxRSS,
 		Timeout: opts.Timeout, SIMDWidth: opts.SIMDWidth, ReferenceCache: opts.ReferenceCache, Version: emulatorVersion, Grid: opts.Grid, BufferSize: opts.BufferSize})}
 }
 

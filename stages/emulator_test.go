@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 	"syscall"
 	"testing"
@@ -19,6 +20,7 @@ import (
 	"github.com/airpipe/airpipe/device"
 	"github.com/airpipe/airpipe/device/harness"
 	"github.com/airpipe/airpipe/internal/codes"
+	"github.com/airpipe/airpipe/internal/proc"
 	"github.com/airpipe/airpipe/pipeline"
 )
 
@@ -551,6 +553,50 @@ func TestEmulatorChild(t *testing.T) {
 	r = Emulator(EmulatorOptions{ChildArgv: argv, ChildEnv: []string{"AIRPIPE_EMU_CHILD=crash"}}).Run(context.Background(), m)
 	if r.Status != pipeline.Failed || r.Code != codes.EmulatorDriverCrash || !strings.HasPrefix(r.Detail, "signal ") {
 		t.Fatalf("crashing child: %s %s %q %s", r.Status, r.Code, r.Detail, r.Message)
+	}
+}
+
+// TestEmulatorChildRetires runs modules through children retired after every reply (a
+// one-byte resident-set budget) and through children with the default budget, which none of
+// these reaches: each retiring request ends its child, and every row is the same.
+func TestEmulatorChildRetires(t *testing.T) {
+	emuNeed(t)
+	argv := []string{os.Args[0], "-test.run=^TestEmulatorChildProcess$"}
+	env := []string{"AIRPIPE_EMU_CHILD=serve"}
+	ended := func() int { return proc.Tally()[proc.ProgramName(proc.Spec{Path: argv[0], Args: argv[1:]})].Runs }
+	files := []string{"saxpy.ll", "swizzle.ll", "fragment.ll", "vertex.ll"}
+	rows := func(maxRSS uint64) (out []string) {
+		st := Emulator(EmulatorOptions{ChildArgv: argv, ChildEnv: env, ChildMaxRSS: maxRSS})
+		for _, f := range files {
+			r := st.Run(context.Background(), emuModule(t, "testdata/emulator/"+f))
+			if r.Status != pipeline.Passed {
+				t.Fatalf("%s (budget %d): %s %s %s %s", f, maxRSS, r.Status, r.Code, r.Detail, r.Message)
+			}
+			var data []string
+			for k, v := range r.Data {
+				if !strings.HasSuffix(k, "_ms") && !strings.HasSuffix(k, "_ns") { // timings
+					data = append(data, k+"="+v)
+				}
+			}
+			sort.Strings(data)
+			out = append(out, fmt.Sprint(f, r.Status, r.Code, r.Detail, r.Message, data))
+		}
+		return out
+	}
+	before := ended()
+	want := rows(0)
+	if n := ended() - before; n != 0 {
+		t.Fatalf("%d children ended under the default budget", n)
+	}
+	before = ended()
+	got := rows(1)
+	if n := ended() - before; n < len(files) {
+		t.Errorf("%d children ended over a one-byte budget, want one per request (at least %d)", n, len(files))
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("retiring children: %s\nsteady children:   %s", got[i], want[i])
+		}
 	}
 }
 

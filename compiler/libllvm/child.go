@@ -84,8 +84,8 @@ const maxIdle = 4
 
 // Children are library children, started as argv (a program that runs
 // Serve), shared by concurrent callers: each call takes an idle child or
-// starts one. A child lives on between calls; one that crashes or passes
-// its timeout is replaced at the next call.
+// starts one. A child lives on between calls; one that crashes, passes its
+// timeout or passes proc.DefaultMaxRSS resident is replaced at the next call.
 type Children struct {
 	pool *proc.Pool
 }
@@ -93,7 +93,7 @@ type Children struct {
 // NewChildren returns children started as argv.
 func NewChildren(argv []string) *Children {
 	// The memory limit is llc-19's; the replies carry a module's text.
-	spec := proc.Spec{Path: argv[0], Args: argv[1:], MaxOutput: 256 << 20, MemoryLimit: 4 << 30}
+	spec := proc.Spec{Path: argv[0], Args: argv[1:], MaxOutput: 256 << 20, MemoryLimit: 4 << 30, MaxRSS: proc.DefaultMaxRSS}
 	return &Children{pool: proc.NewPool(spec, maxIdle)}
 }
 

@@ -64,15 +64,21 @@ func serveRequest(devs map[string]*device.Device, q Request) Reply {
 }
 
 // Children are a harness's long-lived child processes (proc.Server running
-// Serve), one per concurrent request, started on first use.
+// Serve), one per concurrent request, started on first use; a child past
+// its resident-set budget after a reply is retired, and the next request
+// starts a fresh one (a request carries all a child needs).
 type Children struct {
 	pool *proc.Pool
 }
 
 // NewChildren returns the children started with argv (a program that runs
-// Serve), env added to their environment.
-func NewChildren(argv, env []string) *Children {
-	return &Children{pool: proc.NewPool(proc.Spec{Path: argv[0], Args: argv[1:], Env: env, MaxOutput: 256 << 20}, 16)}
+// Serve), env added to their environment, retired past maxRSS bytes
+// resident (0: proc.DefaultMaxRSS).
+func NewChildren(argv, env []string, maxRSS uint64) *Children {
+	if maxRSS == 0 {
+		maxRSS = proc.DefaultMaxRSS
+	}
+	return &Children{pool: proc.NewPool(proc.Spec{Path: argv[0], Args: argv[1:], Env: env, MaxOutput: 256 << 20, MaxRSS: maxRSS}, 16)}
 }
 
 // Run sends q to an idle child (starting one when none is idle) and returns

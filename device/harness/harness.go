@@ -38,6 +38,10 @@ type Options struct {
 	ChildArgv []string
 	// ChildEnv is added to the child's environment.
 	ChildEnv []string
+	// ChildMaxRSS is the children's resident-set budget: a child past it
+	// after a reply is retired and the next dispatch starts a fresh one
+	// (0: proc.DefaultMaxRSS).
+	ChildMaxRSS uint64
 	// Timeout bounds the reference's tools and run, and the child's
 	// dispatch (0: 60 s).
 	Timeout time.Duration
@@ -96,7 +100,7 @@ func (h *Harness) Children() *Children {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.children == nil {
-		h.children = NewChildren(h.opts.ChildArgv, h.opts.ChildEnv)
+		h.children = NewChildren(h.opts.ChildArgv, h.opts.ChildEnv, h.opts.ChildMaxRSS)
 	}
 	return h.children
 }

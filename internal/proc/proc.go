@@ -43,7 +43,22 @@ type Spec struct {
 	// MemoryLimit caps the tool's address space in bytes (0: none). It is
 	// applied with the shell's ulimit -v before the tool is exec'd.
 	MemoryLimit uint64
+	// MaxRSS, for a Server, is its child's resident-set budget in bytes (0:
+	// none; Run ignores it). A child whose VmRSS exceeds it after a reply is
+	// retired: its standard input is closed, so that it ends as it does
+	// after its last request, it is waited for, and the next Call starts a
+	// fresh child. It bounds what a long-lived child keeps from one request
+	// to the next (a Vulkan driver's caches shrink only when its device is
+	// destroyed). DefaultMaxRSS is the project's children's budget.
+	MaxRSS uint64
 }
+
+// DefaultMaxRSS is the resident-set budget (Spec.MaxRSS) of airpipe's
+// long-lived children: the compile, emulator and LLVM children. A child
+// starts at ~100 MiB and, with no Vulkan object leaked, grows only by what
+// its driver and allocator keep (README, "Speed (issue 19)"); past this it
+// is replaced, which costs one driver start (~100 ms).
+const DefaultMaxRSS = 512 << 20
 
 // Outcome is what happened to one run.
 type Outcome struct {
@@ -56,6 +71,10 @@ type Outcome struct {
 	TimedOut  bool
 	Cancelled bool
 	Duration  time.Duration
+	// Retired reports, for an answered Server call, that the child passed
+	// Spec.MaxRSS with this reply and was ended; the next Call starts a
+	// fresh one (a child that kept state between requests has lost it).
+	Retired bool
 }
 
 // Failure codes an Outcome can map to (see Code): the registry's engine

@@ -7,8 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -112,7 +114,12 @@ func (s *Server) Call(ctx context.Context, request []byte, timeout time.Duration
 	select {
 	case line, ok := <-c.lines:
 		if ok {
-			return line, true, Outcome{Duration: time.Since(began)}, nil
+			out := Outcome{Duration: time.Since(began)}
+			if s.spec.MaxRSS > 0 && residentBytes(c.cmd.Process.Pid) > s.spec.MaxRSS {
+				s.retire(c)
+				out.Retired = true
+			}
+			return line, true, out, nil
 		}
 		out = s.reap(c)
 	case <-ctx.Done():
@@ -129,13 +136,38 @@ func (s *Server) Close() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.live != nil {
-		_ = s.live.stdin.Close()
-		select {
-		case <-s.live.done:
-		case <-time.After(2 * time.Second):
-		}
-		s.reap(s.live)
+		s.retire(s.live)
 	}
+}
+
+// retire ends c, which is between requests, as the end of its requests
+// does (its stdin closed); one that does not end within 2 s is killed.
+func (s *Server) retire(c *serverChild) {
+	_ = c.stdin.Close()
+	select {
+	case <-c.done:
+	case <-time.After(2 * time.Second):
+	}
+	s.reap(c)
+}
+
+// residentBytes is the resident set (VmRSS) of process pid, or 0 where it
+// cannot be read (not Linux, or the process is gone).
+func residentBytes(pid int) uint64 {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		return 0
+	}
+	for line := range strings.Lines(string(b)) {
+		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			kib, err := strconv.ParseUint(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+			if err != nil {
+				return 0
+			}
+			return kib << 10
+		}
+	}
+	return 0
 }
 
 // reap kills c's process group, waits for it and forgets it, describing how

@@ -3,6 +3,8 @@ package proc
 import (
 	"context"
 	"errors"
+	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -88,6 +90,59 @@ func TestServer(t *testing.T) {
 	go func() { time.Sleep(100 * time.Millisecond); cancel() }()
 	if _, ok, out, err := s.Call(cctx, []byte("hang"), 0); err != nil || ok || !out.Cancelled {
 		t.Fatalf("cancelled: %v %v %+v", err, ok, out)
+	}
+}
+
+// TestServerRetires: a child over Spec.MaxRSS after a reply is ended and
+// the next call answered by a fresh one, every request answered once; a
+// child under it lives on.
+func TestServerRetires(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		maxRSS  uint64
+		retires bool
+	}{
+		{"over the budget", 1, true},         // every child is over one byte
+		{"under the budget", 1 << 40, false}, // no shell reaches a TiB
+		{"no budget", 0, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := NewServer(Spec{Path: "/bin/sh", Args: []string{"-c", serverScript}, MaxRSS: c.maxRSS})
+			defer s.Close()
+			pids := map[string]bool{}
+			for i := range 4 {
+				for _, req := range []string{"pid", fmt.Sprint("x", i)} {
+					r, ok, out, err := s.Call(context.Background(), []byte(req), 0)
+					if err != nil || !ok {
+						t.Fatalf("%s: answered %v, %v, %+v", req, ok, err, out)
+					}
+					if out.Retired != c.retires {
+						t.Errorf("%s: retired %v, want %v", req, out.Retired, c.retires)
+					}
+					if req == "pid" {
+						pids[string(r)] = true
+					} else if want := "echo:" + req; string(r) != want {
+						t.Errorf("%s: reply %q, want %q", req, r, want)
+					}
+				}
+			}
+			if want := map[bool]int{true: 4, false: 1}[c.retires]; len(pids) != want {
+				t.Errorf("%d children answered, want %d", len(pids), want)
+			}
+		})
+	}
+}
+
+func TestResidentBytes(t *testing.T) {
+	if _, err := os.Stat("/proc/self/status"); err != nil {
+		t.Skip("no /proc")
+	}
+	// This test process holds at least a MiB and less than a TiB.
+	if n := residentBytes(os.Getpid()); n < 1<<20 || n > 1<<40 {
+		t.Errorf("resident set %d bytes", n)
+	}
+	if n := residentBytes(-1); n != 0 {
+		t.Errorf("no such process: %d bytes, want 0", n)
 	}
 }
 

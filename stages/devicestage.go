@@ -14,7 +14,7 @@ import (
 )
 
 // deviceVersion changes whenever the device stage's verdicts change.
-const deviceVersion = "8"
+const deviceVersion = "9"
 
 // DeviceOptions configure the device stage.
 type DeviceOptions struct {

@@ -18,7 +18,7 @@ import (
 )
 
 // emulatorVersion changes whenever the emulator stage's verdicts change.
-const emulatorVersion = "13"
+const emulatorVersion = "14"
 
 // EmulatorOptions configure the emulator stage.
 type EmulatorOptions struct {
@@ -73,7 +73,9 @@ type EmulatorOptions struct {
 // Metal bounds in ULP rather than defines (sqrt, pow, exp ...) runs traced:
 // each recorded result is checked against its MSL §8.4 bound and the
 // reference takes the device's results, so the rest is compared exactly
-// (stages/approxtrace; pass_class approximate-substituted).
+// (stages/approxtrace; pass_class approximate-substituted); so is one whose
+// output differs from the exactly dividing reference when it has fdivs that
+// fast math lets approximate (Table 8.2: 2.5 ulp).
 // Anything not compared is unjudged with its own code and reason; a shader
 // that writes nothing is never passed.
 func Emulator(opts EmulatorOptions) pipeline.Stage[*Module] {
@@ -140,9 +142,20 @@ func (e *emulator) run(ctx context.Context, m *Module) pipeline.Result {
 	}
 	start := time.Now()
 	ref, err := e.reference(ctx, m)
-	if err == nil && ref.ContractAllowed && e.opts.PrecomputeFused {
-		// Fill the reference cache for a GPU host that cannot build it.
-		_, _ = e.referenceWith(ctx, m, true)
+	if err == nil && e.opts.PrecomputeFused {
+		// Fill the reference cache for a GPU host that cannot build it:
+		// the fused reference, and the provisional ones a mismatch of a
+		// module with approximate divisions is judged again from.
+		if ref.ContractAllowed {
+			_, _ = e.referenceWith(ctx, m, true)
+		}
+		if len(ref.Divisions) > 0 {
+			hm := harnessModule(m)
+			_, _ = e.h.ReferenceIn(ctx, hm, harness.Mode{Provisional: true})
+			if ref.ContractAllowed {
+				_, _ = e.h.ReferenceIn(ctx, hm, harness.Mode{Provisional: true, Fuse: true})
+			}
+		}
 	}
 	var nj *cpuref.NotJudgeableError
 	var mode harness.Mode
@@ -180,6 +193,26 @@ func (e *emulator) run(ctx context.Context, m *Module) pipeline.Result {
 	got := rep.Buffers
 	devTime := time.Since(start)
 	verdict := e.h.JudgeIn(ctx, harnessModule(m), ref, got, mode)
+	if traced == nil && verdict.Code == codes.EmulatorMismatch && len(ref.Divisions) > 0 {
+		// The exact reference is one answer Metal permits for fast-math
+		// divisions, not the only one: judged again with the device's
+		// quotients, on the inputs the traced reference chose.
+		mod, ep, _, _ := entryOf(m)
+		t, r := approxtrace.Divisions(ctx, e.h, harnessModule(m), mod, ep, ref, judged(verdict), e.opts.PrecomputeFused)
+		if t == nil {
+			return r
+		}
+		ref, mode, traced = t.Reference, t.Mode, t.Outcome
+		if q, v, ok = harness.Prepare(e.opts.Device, m.SHA256, m.Translation, ref); !ok {
+			return judged(v)
+		}
+		start = time.Now()
+		if rep = e.h.Run(ctx, q); rep.Buffers == nil {
+			return judged(rep.Verdict)
+		}
+		got, devTime = rep.Buffers, time.Since(start)
+		verdict = e.h.JudgeIn(ctx, harnessModule(m), ref, got, mode)
+	}
 	r := judged(verdict)
 	if traced != nil {
 		// The calls of the reference the outputs passed against.

@@ -2,6 +2,7 @@ package stages
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/airpipe/airpipe/internal/codes"
@@ -75,4 +76,24 @@ func TestEmulatorApproximateDraws(t *testing.T) {
 			t.Errorf("%s: %s %s %q %s %v", c.fault.name, r.Status, r.Code, r.Detail, r.Message, r.Data)
 		}
 	}
+}
+
+// TestEmulatorDivision judges division.ll (a fast-math x / 3 + 1 and a
+// precise x / 7) on lavapipe, which divides exactly: a bit-exact pass,
+// no trace needed. An exact operation after the fast division lowered
+// wrong differs from the exact reference; judged again traced, every
+// quotient is correctly rounded, so the mismatch stands, saying so.
+func TestEmulatorDivision(t *testing.T) {
+	emuNeed(t)
+	const fixture = "testdata/emulator/division.ll"
+	r := Emulator(EmulatorOptions{}).Run(context.Background(), emuModule(t, fixture))
+	if r.Status != pipeline.Passed || r.Data["pass_class"] != "" || r.Data["approximate"] != "" {
+		t.Fatalf("%s %s %q %s %v", r.Status, r.Code, r.Detail, r.Message, r.Data)
+	}
+	f := plantedFault{"the addition after the fast division lowered as a subtraction", "%q = fadd float %q0, 1.0", "%q = fsub float %q0, 1.0", true}
+	r = plantedResult(t, fixture, f)
+	if r.Status != pipeline.Failed || r.Code != codes.EmulatorMismatch || r.Data["approximate"] != "fdiv.f32" || !strings.Contains(r.Data["approximate_divisions"], "stands") {
+		t.Fatalf("%s: %s %s %q %s %v", f.name, r.Status, r.Code, r.Detail, r.Message, r.Data)
+	}
+	t.Logf("%s: %s %q %s %v", f.name, r.Code, r.Detail, r.Message, r.Data)
 }

@@ -118,6 +118,21 @@ const (
 	AllowReassoc    FastMath = 1 << 7
 )
 
+// ApproximatesDivision reports whether an fdiv carrying flags f may return
+// other than the correctly rounded quotient (LLVM LangRef, "Fast-Math
+// Flags"): fast (every flag; the old UnsafeAlgebra bit reads as it), arcp
+// (x / y may be computed as x * (1 / y), two roundings) or afn (an
+// approximate calculation may be substituted, as targets do for division:
+// NVPTX's div.approx, AMDGPU's rcp). Metal emits these only under fast math,
+// where MSL Table 8.2 bounds x / y at 2.5 ulp. The other flags do not change
+// the quotient of finite operands: nnan, ninf and nsz make NaN, infinite and
+// zero-sign cases poison or unspecified, contract and reassoc license fusing
+// and reordering with other instructions (which the module's compiler has
+// already done or not).
+func (f FastMath) ApproximatesDivision() bool {
+	return f&(UnsafeAlgebra|AllowReciprocal|ApproxFunc) != 0
+}
+
 // Predicate is a comparison predicate, numbered as LLVM's CmpInst::Predicate.
 type Predicate uint8
 

@@ -3,10 +3,13 @@ package cpuref
 import (
 	"errors"
 	"fmt"
-	"github.com/airpipe/airpipe/compiler/air"
+	"maps"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
+
+	"github.com/airpipe/airpipe/compiler/air"
 )
 
 // Host target the module is retargeted to (x86-64 Linux, as llc-19 and the
@@ -44,7 +47,8 @@ var (
 //     (threadgroup.go).
 //
 // With approx set, the substitutable approximate operations (approx.go)
-// are defined as calls of the harness's airpipe_approx.
+// are defined as calls of the harness's airpipe_approx, and the approximate
+// divisions call functions that do (approxdiv.go).
 func rewrite(t *textModule, k *Kernel, approx bool) (string, error) {
 	fcGlobals, err := functionConstantGlobals(t)
 	if err != nil {
@@ -100,7 +104,8 @@ func rewrite(t *textModule, k *Kernel, approx bool) (string, error) {
 		return "", notJudgeable(KindMalformed, "return type", "kernel @%s does not return void", k.Name)
 	}
 	var b strings.Builder
-	guarded := false // the threadgroup region's leading guard is written
+	guarded := false               // the threadgroup region's leading guard is written
+	divisions := map[string]bool{} // the types of the approximate divisions called (approxdiv.go)
 	for i, l := range t.lines {
 		switch {
 		case drop[i]:
@@ -121,6 +126,9 @@ func rewrite(t *textModule, k *Kernel, approx bool) (string, error) {
 		case strings.HasPrefix(l, "attributes #"):
 			l = unsafeAttrs.ReplaceAllString(l, `"$1"="false"`)
 		case strings.HasPrefix(l, "  "):
+			if approx {
+				l = divisionCall(l, divisions)
+			}
 			l = fastFlags.ReplaceAllString(l, "$1 ")
 			l = fpmath.ReplaceAllString(l, "")
 			l = addSite(l, i)
@@ -130,6 +138,9 @@ func rewrite(t *textModule, k *Kernel, approx bool) (string, error) {
 	}
 	if guarded {
 		b.WriteString(threadgroupGuard("trail") + "\n")
+	}
+	for _, ty := range slices.Sorted(maps.Keys(divisions)) {
+		defs = append(defs, divisionOp(ty))
 	}
 	for _, d := range defs {
 		b.WriteString(d)

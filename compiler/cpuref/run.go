@@ -178,6 +178,11 @@ type Result struct {
 	// calls whose values came from the C library (Provisional) or from a
 	// device's records (Substituted); empty otherwise.
 	Substitutable []string `json:",omitempty"`
+	// Divisions names, sorted, the module's approximate divisions
+	// ("fdiv.v2f32": an fdiv with fast, arcp or afn; approxdiv.go). The
+	// reference divides exactly; an output that differs is judged again
+	// with a device's quotients substituted (stages/approxtrace).
+	Divisions []string `json:",omitempty"`
 	// Provisional marks a run whose approximate calls took the C library's
 	// values: it chose the inputs and grid, and is never compared.
 	Provisional bool `json:",omitempty"`
@@ -348,6 +353,7 @@ func runText(ctx context.Context, ll, entry string, opts Options, usesSIMD *bool
 				substitutable = append(substitutable, d.Name)
 			}
 		}
+		substitutable = append(substitutable, approximateDivisions(t)...)
 		sort.Strings(substitutable)
 	}
 	opts.approx = len(substitutable) > 0
@@ -366,7 +372,7 @@ func runText(ctx context.Context, ll, entry string, opts Options, usesSIMD *bool
 		return nil, notJudgeable(KindSIMDGroup, "partial simdgroup", "threadgroups of %d threads are not whole SIMD-groups of %d lanes: which lanes a partial one has is the device's", n, opts.SIMDWidth)
 	}
 	res := &Result{Kernel: k, Grid: opts.Grid, LL: host, ContractAllowed: contractAllowed(t), Fused: opts.FuseMulAdd, DenormalsPreserved: opts.PreserveDenormals && k.DenormsDisabled, Approximate: orderOnlyNames(decls), Derivatives: derivatives, SIMDWidth: opts.SIMDWidth,
-		Substitutable: substitutable, Provisional: opts.approx && opts.Substitution == nil}
+		Substitutable: substitutable, Provisional: opts.approx && opts.Substitution == nil, Divisions: approximateDivisions(t)}
 	var total int64
 	for _, b := range k.Buffers {
 		size := b.StaticSize

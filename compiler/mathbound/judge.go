@@ -68,6 +68,8 @@ func ExactValue(family string, x []float64) (float64, bool) {
 		return math.Atan2(a, x[1]), true
 	case "fmod":
 		return math.Mod(a, x[1]), true
+	case "fdiv":
+		return a / x[1], true
 	}
 	return 0, false
 }

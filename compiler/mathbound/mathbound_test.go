@@ -43,6 +43,12 @@ func TestRows(t *testing.T) {
 		{"pow", SingleFast, []float64{2, 3}, Composed, 0},
 		{"sqrt", SingleFast, []float64{2}, Composed, 0},
 		{"pow", BFloat, []float64{2, 3}, None, 0},
+		{"fdiv", Single, []float64{1, 3}, ULP, 0.5},     // Table 8.1: x / y correctly rounded
+		{"fdiv", SingleFast, []float64{1, 3}, ULP, 2.5}, // Table 8.2: <= 2.5 ulp for y in [2^-126, 2^126]
+		{"fdiv", SingleFast, []float64{1, -0x1p126}, ULP, 2.5},
+		{"fdiv", SingleFast, []float64{1, 0x1p127}, None, 0},
+		{"fdiv", SingleFast, []float64{1, 0x1p-127}, None, 0},
+		{"fdiv", Half, []float64{1, 3}, ULP, 0.5}, // Table 8.3: x / y correctly rounded
 	} {
 		b := Of(tc.fam, tc.tab).At(tc.x)
 		got := b.ULP
@@ -80,7 +86,7 @@ func TestCorrectlyRoundedWithin(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	judged := map[string]int{}
 	for _, fam := range []string{"pow", "powr", "sqrt", "rsqrt", "exp", "exp2", "exp10", "log", "log2", "log10", "sin", "cos", "tan",
-		"sinh", "cosh", "tanh", "asin", "acos", "atan", "atan2"} {
+		"sinh", "cosh", "tanh", "asin", "acos", "atan", "atan2", "fdiv"} {
 		for _, tab := range []Table{Single, SingleFast, Half} {
 			f := tab.Format()
 			for range 3000 {
@@ -128,6 +134,10 @@ func TestBeyond(t *testing.T) {
 		{"air.fast_atan2.f32", "atan2", SingleFast, []float64{0.5, -0.75}, 600, false},
 		{"air.fast_tanh.f32", "tanh", SingleFast, []float64{0.3}, 2, true},
 		{"air.fast_tanh.f32", "tanh", SingleFast, []float64{0.3}, 30, false},
+		{"fdiv.f32", "fdiv", SingleFast, []float64{1, 3}, 1, true},
+		{"fdiv.f32", "fdiv", SingleFast, []float64{1, 3}, 2, true},
+		{"fdiv.f32", "fdiv", SingleFast, []float64{1, 3}, 3, false},
+		{"fdiv.f32", "fdiv", Single, []float64{1, 3}, 1, false},
 	} {
 		e, _ := ExactValue(tc.fam, tc.x)
 		f := tc.tab.Format()

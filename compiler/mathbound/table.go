@@ -136,6 +136,8 @@ func init() {
 	for _, r := range []string{"copysign", "fabs", "fmax", "fmin", "fmod", "frexp", "ilogb", "modf", "nextafter"} {
 		single[r] = exactRow(t, r)
 	}
+	// "fdiv" is the division operator's row, x / y (LLVM's fdiv).
+	single["fdiv"] = crRow(t, "x / y")
 	for r, n := range map[string]float64{"acos": 4, "acosh": 4, "asin": 4, "asinh": 4, "atan": 5, "atan2": 6, "atanh": 5,
 		"cos": 4, "cosh": 4, "cospi": 4, "exp": 4, "exp2": 4, "exp10": 4, "log": 4, "log2": 4, "log10": 4,
 		"pow": 16, "powr": 16, "sin": 4, "sincos": 4, "sinh": 4, "sinpi": 4, "tan": 6, "tanpi": 6, "tanh": 5} {
@@ -151,6 +153,13 @@ func init() {
 	}
 	singleFast["atan"] = ulpRow(t, "atan(x)", 5)
 	singleFast["rsqrt"] = ulpRow(t, "rsqrt", 2)
+	singleFast["fdiv"] = Bound{Kind: ULP, ULP: 2.5, Text: "<= 2.5 ulp for y in the domain of 2^-126 to 2^126", Source: src(t, "x / y"),
+		at: func(x []float64) Bound {
+			if m := math.Abs(x[1]); m >= 0x1p-126 && m <= 0x1p126 {
+				return Bound{Kind: ULP, ULP: 2.5}
+			}
+			return Bound{Kind: None}
+		}}
 	singleFast["fmod"] = Bound{Kind: Undefined, Text: "Undefined", Source: src(t, "fmod")}
 	in := func(lo, hi float64, inside Bound) func([]float64) Bound {
 		return func(x []float64) Bound {
@@ -213,6 +222,7 @@ func init() {
 		"log", "log2", "log10", "sin", "sinh", "sinpi", "tan", "tanh", "tanpi"} {
 		half[r] = ulpRow(t, r, 1)
 	}
+	half["fdiv"] = crRow(t, "x / y")
 	half["sincos"] = ulpRow(t, "sincos: as sin(x) and cos(x)", 1)
 }
 
@@ -220,7 +230,8 @@ func init() {
 func expULP(x float64) float64 { return 3 + math.Floor(math.Abs(2*x)) }
 
 // Of is the row of function family (the air.* name without fast_/precise_
-// prefix and type: "pow", "sqrt", "sincos") in table t; a function t does not
+// prefix and type: "pow", "sqrt", "sincos"; "fdiv" for the division
+// operator x / y) in table t; a function t does not
 // list is Kind None.
 func Of(family string, t Table) Bound {
 	var m map[string]Bound

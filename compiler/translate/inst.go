@@ -13,6 +13,7 @@ func (t *translator) inst(in air.Instruction) {
 	switch in := in.(type) {
 	case *air.BinOp:
 		t.vals[in] = t.binop(in)
+		t.traceDivision(in, t.vals[in])
 	case *air.UnaryOp:
 		if isBFloat(in.Type()) {
 			// fneg flips the sign bit, NaN included.

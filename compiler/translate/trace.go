@@ -10,7 +10,8 @@ import (
 
 // Instrumentation mode (TranslateTraced), for the emulator stage only: the
 // translated kernel also stores, for every call of an air.* operation whose
-// result Metal does not define to the bit (TracedFamilies), the call's
+// result Metal does not define to the bit (TracedFamilies) and every float
+// fdiv whose fast-math flags let it approximate (traceDivision), the
 // operands and result into an extra storage buffer, so that each device
 // value can be checked against the operation's bound (compiler/mathbound)
 // and, later, substituted into the reference.
@@ -171,11 +172,52 @@ func (t *translator) traceCall(c *air.Call, name string, r spirv.ID) {
 			return
 		}
 	}
-	k, ok := tr.index[name]
+	t.traceRecord(tr, TraceOp{Name: name, Family: fam, Fast: fast, Arity: len(c.Args), Lanes: lanes(ty), Bits: bits}, ty, c.Args, r)
+}
+
+// DivisionFamily is the family of a traced fdiv (mathbound's row "x / y").
+const DivisionFamily = "fdiv"
+
+// traceDivision records fdiv d, whose result is r, when the translation is
+// instrumented and d's flags let it approximate (air.FastMath's
+// ApproximatesDivision: MSL Table 8.2's x / y, within 2.5 ulp) on 32-bit
+// floats: its operation is named "fdiv." and the type's LLVM suffix
+// ("fdiv.v2f32"), as the reference names the division it takes from the
+// records (compiler/cpuref). A precise fdiv is correctly rounded in Metal
+// (Table 8.1) and a half one always is (Table 8.3, fast math or not), so
+// neither is approximate; a float fdiv of more than 4 lanes is named
+// untraced.
+func (t *translator) traceDivision(d *air.BinOp, r spirv.ID) {
+	if t.opts.trace == 0 || r == 0 || d.Op != air.OpFDiv || !d.FastMath.ApproximatesDivision() {
+		return
+	}
+	ty := d.Type()
+	if !isFloat(ty) || isBFloat(ty) || scalarBits(air.Scalar(ty)) != 32 {
+		return
+	}
+	name := DivisionFamily + ".f32"
+	if _, vec := ty.(*air.VectorType); vec {
+		name = fmt.Sprintf("%s.v%df32", DivisionFamily, lanes(ty))
+	}
+	tr := t.tracerState()
+	if lanes(ty) > 4 {
+		if !tr.untracedSeen[name] {
+			tr.untracedSeen[name] = true
+			tr.info.Untraced = append(tr.info.Untraced, name+" (of "+ty.String()+")")
+		}
+		return
+	}
+	t.traceRecord(tr, TraceOp{Name: name, Family: DivisionFamily, Fast: true, Arity: 2, Lanes: lanes(ty), Bits: 32}, ty, []air.Value{d.X, d.Y}, r)
+}
+
+// traceRecord writes the record of one call of op (arguments args of type
+// ty, result r) into the invocation's next slot.
+func (t *translator) traceRecord(tr *tracer, op TraceOp, ty air.Type, args []air.Value, r spirv.ID) {
+	k, ok := tr.index[op.Name]
 	if !ok {
 		k = len(tr.info.Ops)
-		tr.index[name] = k
-		tr.info.Ops = append(tr.info.Ops, TraceOp{Name: name, Family: fam, Fast: fast, Arity: len(c.Args), Lanes: lanes(ty), Bits: bits})
+		tr.index[op.Name] = k
+		tr.info.Ops = append(tr.info.Ops, op)
 	}
 	u := t.u32
 	cu := t.b.ConstantU32
@@ -191,10 +233,10 @@ func (t *translator) traceCall(c *air.Call, name string, r spirv.ID) {
 	t.store(t.makePointer(tr.root, base, 0), 0, i32, n1, 4)
 	p := t.makePointer(tr.root, rec, 0)
 	t.store(p, 0, i32, cu(uint32(k)), 4)
-	for i, a := range c.Args {
+	for i, a := range args {
 		t.store(p, uint64(4+i*traceSlotBytes), ty, t.value(a), 4)
 	}
-	t.store(p, uint64(4+len(c.Args)*traceSlotBytes), ty, r, 4)
+	t.store(p, uint64(4+len(args)*traceSlotBytes), ty, r, 4)
 }
 
 // traceInvocation is the invocation's index: gid.x + W·(gid.y + H·gid.z)

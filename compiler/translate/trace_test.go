@@ -216,3 +216,52 @@ func TestHalfValue(t *testing.T) {
 		t.Error("half infinity or NaN")
 	}
 }
+
+// TestTraceDivision traces the fdivs whose flags let them approximate
+// (fast, arcp, afn: air.FastMath.ApproximatesDivision) and no other (none,
+// nnan ninf nsz contract reassoc, a half one, which Table 8.3 rounds
+// correctly): four records a thread, judged against Table 8.2's x / y (the
+// division by 2^127 is outside its divisor domain: unbounded). A quotient
+// one ulp off is within the 2.5 ulp; three ulp off is beyond, named.
+func TestTraceDivision(t *testing.T) {
+	tr, buf, n := runTracedFixture(t, "trace_fdiv.ll", 8, 2)
+	if tr.Ops[0].Name != "fdiv.f32" || tr.Ops[1].Name != "fdiv.v2f32" || tr.Ops[1].Lanes != 2 || tr.Ops[0].Family != DivisionFamily || !tr.Ops[0].Fast || tr.Ops[0].Arity != 2 {
+		t.Fatalf("ops %+v", tr.Ops)
+	}
+	rep, err := tr.Check(buf, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d records, %d judged lanes, %d unbounded, max %g ulp, ops %v", rep.Records, rep.Judged, rep.Unbounded, rep.MaxULP, rep.Ops)
+	if rep.Records != 4*n || rep.Judged != 4*n || rep.Unbounded != n || rep.Beyond != 0 || rep.MaxULP > 0.5 {
+		t.Fatalf("report %+v, want %d records, %d lanes judged within, %d unbounded", rep, 4*n, 4*n, n)
+	}
+	per := tr.InvocationWords() * 4
+	rec := buf[9*per+4:] // invocation 9, call 0: x / 3
+	if x, y := math.Float32frombits(binary.LittleEndian.Uint32(rec[4:])), math.Float32frombits(binary.LittleEndian.Uint32(rec[4+traceSlotBytes:])); x != float32(0.37+1.93*9) || y != 3 {
+		t.Fatalf("invocation 9's first division records %g / %g", x, y)
+	}
+	for _, c := range []struct {
+		ulps   uint32
+		beyond int
+	}{{1, 0}, {3, 1}} {
+		bad := append([]byte(nil), buf...)
+		off := 9*per + 4 + 4 + 2*traceSlotBytes // invocation 9, call 0, the quotient
+		binary.LittleEndian.PutUint32(bad[off:], binary.LittleEndian.Uint32(bad[off:])+c.ulps)
+		rep, err := tr.Check(bad, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.Beyond != c.beyond {
+			t.Fatalf("a quotient %d ulp off: %d beyond, want %d", c.ulps, rep.Beyond, c.beyond)
+		}
+		if c.beyond > 0 {
+			msg := rep.Mismatches[0].Error()
+			for _, want := range []string{"invocation 9", "fdiv.f32", "Table 8.2", "x / y"} {
+				if !strings.Contains(msg, want) {
+					t.Errorf("mismatch %q does not name %q", msg, want)
+				}
+			}
+		}
+	}
+}

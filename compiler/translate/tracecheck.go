@@ -31,6 +31,15 @@ type TraceReport struct {
 	Mismatches []*TraceMismatch
 }
 
+// CorrectlyRounded reports whether the trace shows every recorded result
+// correctly rounded: some recorded, every lane judged, none more than half
+// an ulp from its exact value, no invocation overflowed (a quotient of two
+// floats is never halfway between two floats, so a result half an ulp away
+// or less is the rounded one).
+func (r *TraceReport) CorrectlyRounded() bool {
+	return r.Records > 0 && r.Overflowed == 0 && r.Undefined == 0 && r.Unbounded == 0 && r.Beyond == 0 && r.MaxULP <= 0.5
+}
+
 // maxMismatches is how many mismatches a report keeps.
 const maxMismatches = 8
 

@@ -28,10 +28,16 @@ func fixture(t *testing.T) (*air.Module, air.EntryPoint) {
 // fixtureBitcode is testdata/approx.ll assembled, read, and its entry point.
 func fixtureBitcode(t *testing.T) (*air.Module, air.EntryPoint, []byte) {
 	t.Helper()
+	return fixtureNamed(t, "testdata/approx.ll")
+}
+
+// fixtureNamed is fixtureBitcode of the fixture at path.
+func fixtureNamed(t *testing.T, path string) (*air.Module, air.EntryPoint, []byte) {
+	t.Helper()
 	if _, err := exec.LookPath("llvm-as-19"); err != nil {
 		t.Skip(err)
 	}
-	src, err := os.ReadFile("testdata/approx.ll")
+	src, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,8 @@ package approxtrace
 import (
 	"context"
 	"errors"
+	"maps"
+	"strings"
 
 	"github.com/airpipe/airpipe/compiler/air"
 	"github.com/airpipe/airpipe/compiler/cpuref"
@@ -101,4 +103,37 @@ func NoReference(nj *cpuref.NotJudgeableError) pipeline.Result {
 		r.Missing = append(r.Missing, pipeline.Finding{Code: codes.EmulatorNoReference, Detail: b})
 	}
 	return r
+}
+
+// Divisions judges again a function whose output differs from the exact
+// reference ref (first, that comparison's mismatch) and which has
+// approximate divisions (ref.Divisions: fdivs with fast, arcp or afn, which
+// MSL Table 8.2 bounds at 2.5 ulp rather than rounds correctly), as
+// Substitute judges approximate calls: traced on the device, each quotient
+// checked against Table 8.2's x / y, then the reference with the device's
+// quotients. When no such reference stands the verdict that does is
+// returned (a nil Traced): a quotient beyond its bound is a mismatch; a
+// trace whose every quotient is correctly rounded (none unjudged, none lost
+// to overflow) leaves first standing, since the device then divided as the
+// exact reference does; a function that cannot be traced or substituted is
+// unjudged, saying why and what the exact reference said.
+func Divisions(ctx context.Context, h *harness.Harness, hm harness.Module, m *air.Module, ep air.EntryPoint, ref *cpuref.Result, first pipeline.Result, fused bool) (*Traced, pipeline.Result) {
+	nj := &cpuref.NotJudgeableError{Kind: cpuref.KindApproximate, Detail: strings.Join(ref.Divisions, ","),
+		Reason: "the output differs from the exactly dividing reference, and the function divides with fast math, which MSL Table 8.2 bounds at 2.5 ulp rather than rounds correctly"}
+	t, r := Substitute(ctx, h, hm, m, ep, nj, fused)
+	if t == nil {
+		if r.Status == pipeline.Unjudged {
+			r.Data["exact_reference"] = first.Detail + ": " + first.Message
+		}
+		return nil, r
+	}
+	if t.Outcome.Report.CorrectlyRounded() {
+		if first.Data == nil {
+			first.Data = map[string]string{}
+		}
+		maps.Copy(first.Data, t.Outcome.Data())
+		first.Data["approximate_divisions"] = "every recorded quotient correctly rounded: the exact reference's mismatch stands"
+		return nil, first
+	}
+	return t, pipeline.Result{}
 }

@@ -19,7 +19,11 @@
 //     as i32/i16 scalars or vectors) and calls it; only two pointers cross into
 //     C, so no vector or struct is ever passed through the C calling convention
 //     (the trap seed 003 records: "243 differ" that were an ABI mismatch).
-//  4. llc-19 compiles it (after opt-19 --strip-debug when it carries Apple's
+//  4. llc-19 -O0 compiles it (-O2 for the fused build: fusing is the DAG
+//     combiner's, which -O0 does not run; the host module carries no
+//     fast-math flags, so every level computes the same IEEE values, and -O0
+//     takes about 30% less of a run's CPU than -O2 did, with identical rows)
+//     (after opt-19 --strip-debug when it carries Apple's
 //     debug info, which crashes llc's DWARF writer, and -passes=bounds-checking
 //     when it has private or threadgroup arrays: bounds.go), ld links it into a
 //     shared object, and the harness (harness_c.txt, compiled once into an

@@ -613,9 +613,10 @@ func build(ctx context.Context, dir, host string, timeout time.Duration, fuse bo
 	if !fuse && compileInChild(ctx, ll, obj, timeout) { // llvmchild.go; ll is text, stripped when debug
 		return h.link(ctx, dir, obj, timeout)
 	}
-	args := []string{"-O2", "-mcpu=x86-64", "-relocation-model=pic", "-filetype=obj", "-o", obj, ll}
+	args := []string{"-O0", "-mcpu=x86-64", "-relocation-model=pic", "-filetype=obj", "-o", obj, ll}
 	if fuse {
-		args = append(args, "-mattr=+fma", "-fp-contract=fast")
+		// Fusing is the DAG combiner's, which -O0 does not run.
+		args = append(args[1:], "-O2", "-mattr=+fma", "-fp-contract=fast")
 	}
 	spec := proc.Spec{Path: "llc-19", Args: args, Timeout: timeout, MemoryLimit: 4 << 30}
 	if err := buildStep(ctx, spec, "llc-19 is not installed", "llc-19", "llc-19 refused the retargeted module"); err != nil {

@@ -9,7 +9,7 @@
 // What it does is the tools' own code, called the way the tools call it:
 // Disassemble is llvm-dis-19's read and print of a module (a fresh context
 // per module, so named types are not renamed by an earlier module's);
-// Compile is llc-19 -O2 -mcpu=x86-64 -relocation-model=pic -filetype=obj
+// Compile is llc-19 -O0 -mcpu=x86-64 -relocation-model=pic -filetype=obj
 // (the module's triple and data layout must be the target machine's, every
 // function without a target-cpu attribute gets llc's, the module is
 // verified first). A module with constructors or destructors is left to
@@ -90,7 +90,7 @@ type api struct {
 // Values of LLVM-C enums used here.
 const (
 	returnStatusAction   = 2  // LLVMReturnStatusAction
-	codeGenLevelDefault  = 2  // LLVMCodeGenLevelDefault: llc -O2
+	codeGenLevelNone     = 0  // LLVMCodeGenLevelNone: llc -O0
 	relocPIC             = 2  // LLVMRelocPIC
 	objectFile           = 1  // LLVMObjectFile
 	attributeFunctionIdx = -1 // LLVMAttributeFunctionIndex
@@ -173,7 +173,7 @@ var load = sync.OnceValues(func() (*machine, error) {
 	}
 	o := m.createTMOptions()
 	m.tmOptionsSetCPU(o, "x86-64")
-	m.tmOptionsSetOpt(o, codeGenLevelDefault)
+	m.tmOptionsSetOpt(o, codeGenLevelNone)
 	m.tmOptionsSetReloc(o, relocPIC)
 	m.tm = m.createTM(target, Triple, o)
 	m.disposeTMOptions(o)
@@ -234,7 +234,7 @@ func (m *machine) disassemble(bitcode []byte) (string, error) {
 	return m.message(m.printModule(mod)), nil
 }
 
-// compile is llc-19 -O2 -mcpu=x86-64 -relocation-model=pic -filetype=obj
+// compile is llc-19 -O0 -mcpu=x86-64 -relocation-model=pic -filetype=obj
 // on the text ir read from a file named name.
 func (m *machine) compile(ir []byte, name string) ([]byte, error) {
 	ctx := m.contextCreate()

@@ -91,7 +91,7 @@ func TestSameAsTools(t *testing.T) {
 		t.Fatal(err)
 	}
 	llcObj := filepath.Join(dir, "llc.o")
-	tool(t, nil, "llc-19", "-O2", "-mcpu=x86-64", "-relocation-model=pic", "-filetype=obj", "-o", llcObj, in)
+	tool(t, nil, "llc-19", "-O0", "-mcpu=x86-64", "-relocation-model=pic", "-filetype=obj", "-o", llcObj, in)
 	obj := filepath.Join(dir, "lib.o")
 	if err := c.Compile(ctx, in, obj, time.Minute); err != nil {
 		t.Fatal(err)

@@ -274,7 +274,7 @@ func TestICBCollected(t *testing.T) {
 	if count() != 1 {
 		t.Fatalf("%d ICBs registered, want 1", count())
 	}
-	for i := 0; i < 50 && count() > 0; i++ {
+	for deadline := time.Now().Add(30 * time.Second); count() > 0 && time.Now().Before(deadline); {
 		runtime.GC()
 		time.Sleep(10 * time.Millisecond)
 	}

@@ -1,21 +1,16 @@
 package device
 
 import (
-	"fmt"
 	"os"
 	"testing"
+
+	"github.com/airpipe/airpipe/internal/proc"
 )
 
 // TestMain lets this test binary serve as a compile child (ChildCompiler) when
 // AIRPIPE_DEVICE_TEST_CHILD=1, the way airpipe __compile-child does.
 func TestMain(m *testing.M) {
-	if os.Getenv("AIRPIPE_DEVICE_TEST_CHILD") == "1" {
-		if err := ServeCompileChild(os.Stdin, os.Stdout); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
-		}
-		os.Exit(0)
-	}
+	proc.ServeIfChild("AIRPIPE_DEVICE_TEST_CHILD", ServeCompileChild)
 	// Mesa's on-disk shader cache would turn a second run's compiles into cache hits.
 	if _, ok := os.LookupEnv("MESA_SHADER_CACHE_DISABLE"); !ok {
 		os.Setenv("MESA_SHADER_CACHE_DISABLE", "true")

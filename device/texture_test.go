@@ -312,7 +312,7 @@ func TestTextureFreeInFlight(t *testing.T) {
 	if err := d.Wait(context.Background(), v); err != nil {
 		t.Fatal(err)
 	}
-	for range 1000 {
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); {
 		d.mu.Lock()
 		_, kept := d.textures[tex]
 		d.mu.Unlock()

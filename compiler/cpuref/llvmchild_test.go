@@ -13,12 +13,7 @@ import (
 // TestMain runs the test binary as an LLVM child (libllvm.Serve) when
 // TestLLVMChildren starts it as one.
 func TestMain(m *testing.M) {
-	if os.Getenv("AIRPIPE_CPUREF_LLVM_CHILD") == "1" {
-		if err := libllvm.Serve(os.Stdin, os.Stdout); err != nil {
-			os.Exit(1)
-		}
-		os.Exit(0)
-	}
+	proc.ServeIfChild("AIRPIPE_CPUREF_LLVM_CHILD", libllvm.Serve)
 	os.Exit(m.Run())
 }
 

@@ -10,17 +10,14 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/airpipe/airpipe/internal/proc"
 )
 
 // TestMain runs the test binary as a child (Serve) when the tests start it
 // as one.
 func TestMain(m *testing.M) {
-	if os.Getenv("AIRPIPE_LIBLLVM_CHILD") == "1" {
-		if err := Serve(os.Stdin, os.Stdout); err != nil {
-			os.Exit(1)
-		}
-		os.Exit(0)
-	}
+	proc.ServeIfChild("AIRPIPE_LIBLLVM_CHILD", Serve)
 	os.Exit(m.Run())
 }
 

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"time"
 )
 
@@ -69,4 +70,19 @@ func (p *Pool) Call(ctx context.Context, request []byte, timeout time.Duration) 
 		}
 	}()
 	return s.Call(ctx, request, timeout)
+}
+
+// ServeIfChild is for a test binary that stands in for a child program
+// (TestMain calls it first): when the environment variable env is "1" it
+// runs serve on stdin and stdout and exits, with status 1 and the error on
+// stderr when serve fails; otherwise it returns and the tests run.
+func ServeIfChild(env string, serve func(io.Reader, io.Writer) error) {
+	if os.Getenv(env) != "1" {
+		return
+	}
+	if err := serve(os.Stdin, os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.Exit(0)
 }

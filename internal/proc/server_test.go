@@ -33,7 +33,16 @@ func TestServerStderrPerCall(t *testing.T) {
 	if r, ok, _, err := s.Call(context.Background(), []byte("warn"), 0); err != nil || !ok || string(r) != "warned" {
 		t.Fatalf("warn: %q %v %v", r, ok, err)
 	}
-	time.Sleep(50 * time.Millisecond) // let the warning reach the buffer
+	// Wait until the warning has reached the running child's log, so that it
+	// is an earlier request's for certain.
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(time.Millisecond) {
+		if b, _ := s.live.stderr.read(); strings.Contains(string(b), "an earlier request's warning") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the warning never reached the child's stderr log")
+		}
+	}
 	_, ok, out, err := s.Call(context.Background(), []byte("exit"), 0)
 	if err != nil || ok || out.ExitCode != 3 || strings.TrimSpace(string(out.Stderr)) != "giving up" {
 		t.Fatalf("exit: answered %v, exit %d, stderr %q, %v", ok, out.ExitCode, out.Stderr, err)

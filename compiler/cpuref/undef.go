@@ -18,10 +18,11 @@ import (
 // So when the host module's function bodies use undef scalars, vectors or aggregates of
 // them, the reference is built a second time with each of them replaced by a fixed,
 // unlikely constant (undefConstant; an aggregate's members each theirs) and run on the same
-// inputs; outputs that differ are set aside as KindUndefined. An undef that reaches no
-// output (an insertelement or insertvalue base every lane or member of which is
-// overwritten, an unselected shufflevector operand) changes nothing; one that does is e.g.
-// a fragment function's returned struct whose [[color(n)]] member is never inserted.
+// inputs; outputs that differ are set aside as KindUndefined. An undef that provably reaches
+// no value (undefdead.go: an insertelement or insertvalue base whose every undef lane or
+// member is overwritten, or read by nothing, before it could reach one) is left as it is,
+// so a module whose undefs are all such needs no second build; one that may reach a value
+// is e.g. a fragment function's returned struct whose [[color(n)]] member is never inserted.
 // Shufflevector lines are left alone (a mask element must stay a constant index or undef),
 // and so are aggregates holding pointers or opaque types, poison and undef in globals: an
 // output reaching only those is not detected.
@@ -76,14 +77,20 @@ func atoiDefault(s string) int {
 	return n
 }
 
-// undefVariant is host with every undef scalar and vector operand in a function body
-// replaced by its undefConstant; changed reports whether there was one.
+// undefVariant is host with every undef scalar, vector and aggregate operand in a function
+// body replaced by its undefConstant, but for the insertion bases deadUndefBases proves
+// reach no value; changed reports whether there was one.
 func undefVariant(host string) (variant string, changed bool) {
 	lines := strings.Split(host, "\n")
 	named := namedTypes(lines)
+	dead := deadUndefBases(lines, named) // undefdead.go
 	for i, l := range lines {
 		if !strings.HasPrefix(l, "  ") || !strings.Contains(l, "undef") || strings.Contains(l, "shufflevector") {
 			continue
+		}
+		keep := ""
+		if at, ok := dead[i]; ok {
+			keep, l = l[:at], l[at:]
 		}
 		n := undefOperand.ReplaceAllStringFunc(l, func(m string) string {
 			ty := strings.TrimSuffix(m, " undef")
@@ -94,7 +101,7 @@ func undefVariant(host string) (variant string, changed bool) {
 		}
 		n = aggregateUndefs(n, named)
 		if n != l {
-			lines[i], changed = n, true
+			lines[i], changed = keep+n, true
 		}
 	}
 	return strings.Join(lines, "\n"), changed

@@ -38,8 +38,9 @@ var (
 //   - fast-math flags, !fpmath and the unsafe-math function attributes are
 //     dropped, so llc keeps IEEE arithmetic: the reference is the exact
 //     reading of the shader, and the SPIR-V carries no fast-math either;
-//   - every defined function becomes internal (a kernel named like a C
-//     library function cannot clash);
+//   - every defined function becomes internal, and before llc it is
+//     renamed out of the C library's namespace (symbols.go), so that a
+//     kernel named like a C library function cannot clash;
 //   - each air.* declaration is replaced by its definition (ops.go), or the
 //     module is not judgeable;
 //   - threadgroup (addrspace(3)) globals lose their initializer and go in

@@ -602,6 +602,7 @@ func build(ctx context.Context, dir, host string, timeout time.Duration, fuse bo
 		}
 	}
 	host = ownTraps(host)
+	host = renameInternal(host) // symbols.go
 	if err := os.WriteFile(ll, []byte(host), 0o644); err != nil {
 		return program{}, err
 	}

@@ -38,7 +38,7 @@ func renameInternal(host string) string {
 		if !internal[name] {
 			return tok
 		}
-		return `@"` + internalPrefix + strings.TrimSuffix(strings.TrimPrefix(quoteBody(tok[1:]), `"`), `"`) + `"`
+		return `@"` + internalPrefix + name + `"`
 	})
 }
 
@@ -50,12 +50,4 @@ func unquoteName(id string) string {
 		return strings.TrimSuffix(strings.TrimPrefix(id, `"`), `"`)
 	}
 	return id
-}
-
-// quoteBody is id in quoted form.
-func quoteBody(id string) string {
-	if strings.HasPrefix(id, `"`) {
-		return id
-	}
-	return `"` + id + `"`
 }

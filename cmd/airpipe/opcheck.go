@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/airpipe/airpipe/device"
+	"github.com/airpipe/airpipe/device/opcheck"
 	"github.com/airpipe/airpipe/internal/proc"
-	"github.com/airpipe/airpipe/stages/opcheck"
 )
 
 const opcheckDescription = `Checks every air.* math operation on its own. For each operation the corpus

@@ -44,76 +44,6 @@ var wrapFlagNames = [...]struct {
 	{air.Disjoint, " disjoint"}, {air.NUW, " nuw"}, {air.NSW, " nsw"}, {air.Exact, " exact"}, {air.NonNeg, " nneg"},
 }
 
-// operands lists an instruction's operands in LLVM's operand order
-// (blocks included where LLVM keeps them as operands).
-func operands(in air.Instruction) []air.Value {
-	switch i := in.(type) {
-	case *air.BinOp:
-		return []air.Value{i.X, i.Y}
-	case *air.UnaryOp:
-		return []air.Value{i.X}
-	case *air.Freeze:
-		return []air.Value{i.X}
-	case *air.Cast:
-		return []air.Value{i.X}
-	case *air.Alloca:
-		return []air.Value{i.Count}
-	case *air.Load:
-		return []air.Value{i.Ptr}
-	case *air.Store:
-		return []air.Value{i.Val, i.Ptr}
-	case *air.GEP:
-		return append([]air.Value{i.Base}, i.Indices...)
-	case *air.Cmp:
-		return []air.Value{i.X, i.Y}
-	case *air.Phi:
-		out := make([]air.Value, len(i.Incoming))
-		for k, x := range i.Incoming {
-			out[k] = x.Value
-		}
-		return out
-	case *air.Select:
-		return []air.Value{i.Cond, i.X, i.Y}
-	case *air.Call:
-		out := append([]air.Value(nil), i.Args...)
-		for _, b := range i.Bundles {
-			out = append(out, b.Args...)
-		}
-		return append(out, i.Callee)
-	case *air.Ret:
-		if i.X == nil {
-			return nil
-		}
-		return []air.Value{i.X}
-	case *air.Br:
-		if i.Cond == nil {
-			return []air.Value{i.True}
-		}
-		return []air.Value{i.Cond, i.False, i.True}
-	case *air.Switch:
-		out := []air.Value{i.Cond, i.Default}
-		for _, c := range i.Cases {
-			out = append(out, c.Value, c.Dest)
-		}
-		return out
-	case *air.ExtractElement:
-		return []air.Value{i.Vec, i.Index}
-	case *air.InsertElement:
-		return []air.Value{i.Vec, i.Elem, i.Index}
-	case *air.ShuffleVector:
-		return []air.Value{i.X, i.Y}
-	case *air.ExtractValue:
-		return []air.Value{i.Agg}
-	case *air.InsertValue:
-		return []air.Value{i.Agg, i.Val}
-	case *air.AtomicRMW:
-		return []air.Value{i.Ptr, i.Val}
-	case *air.CmpXchg:
-		return []air.Value{i.Ptr, i.Cmp, i.New}
-	}
-	return nil
-}
-
 // The printer prints an instruction in parts, as llvm-dis lays it out:
 // the result, the opcode, the qualifiers after it, the operands and what
 // follows them. The parts particular to a family are printed by
@@ -261,7 +191,7 @@ func (p *printer) instOperands(in air.Instruction) {
 // form of their own: with one type in front when all share it, else each
 // with its type; getelementptr and load name their element type first.
 func (p *printer) listOperands(in air.Instruction) {
-	ops := operands(in)
+	ops := air.LLVMOperands(in)
 	if g, ok := in.(*air.GEP); ok {
 		p.b(' ')
 		p.s(p.ty(g.SourceElem))

@@ -64,7 +64,7 @@ func (p *printer) numberFunctionMD(f *air.Function) {
 		for _, in := range b.Insts {
 			if c, ok := in.(*air.Call); ok && !p.skipped(in) {
 				if fn := c.Called(); fn != nil && strings.HasPrefix(fn.Name, "llvm.") {
-					for _, a := range operands(in) {
+					for _, a := range air.LLVMOperands(in) {
 						if mv, ok := a.(*air.MetadataValue); ok {
 							switch mv.MD.(type) {
 							case *air.MDNode, *air.DINode:
@@ -167,7 +167,7 @@ func (p *printer) indexMDLocations() map[locKey]*air.DINode {
 		for _, b := range f.Blocks {
 			for _, in := range b.Insts {
 				attached(in.Common().Attached)
-				for _, o := range operands(in) {
+				for _, o := range air.LLVMOperands(in) {
 					if mv, ok := o.(*air.MetadataValue); ok {
 						walk(mv.MD)
 					}

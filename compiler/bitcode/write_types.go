@@ -33,7 +33,7 @@ func (p *printer) findTypes() {
 		for _, b := range f.Blocks {
 			for _, in := range b.Insts {
 				tf.typ(in.Type())
-				for _, o := range operands(in) {
+				for _, o := range air.LLVMOperands(in) {
 					if _, isInst := o.(air.Instruction); !isInst && o != nil {
 						tf.value(o)
 					}

@@ -32,7 +32,7 @@ func argUnused(fn *air.Function, a *air.Argument) bool {
 				}
 				continue
 			}
-			ops := operands(in)
+			ops := air.LLVMOperands(in)
 			if ops == nil && !knownOperands(in) {
 				return false // an instruction whose operands are not listed: assume it reads a
 			}
@@ -46,11 +46,12 @@ func argUnused(fn *air.Function, a *air.Argument) bool {
 	return true
 }
 
-// knownOperands reports whether operands lists in's operands (an
-// instruction without operands, such as unreachable, lists none).
+// knownOperands reports whether air.LLVMOperands lists in's operands (an
+// instruction without operands, such as unreachable or ret void, lists
+// none).
 func knownOperands(in air.Instruction) bool {
 	switch in.(type) {
-	case *air.Unreachable, *air.Fence:
+	case *air.Unreachable, *air.Fence, *air.Ret:
 		return true
 	}
 	return false

@@ -81,64 +81,11 @@ func (t *translator) planValueFlow(fn *air.Function) {
 				}
 				continue
 			}
-			for _, x := range operands(in) {
+			for _, x := range air.LLVMOperands(in) {
 				use(x, bl.Index)
 			}
 		}
 	}
-}
-
-// operands are the values an instruction (other than a phi) reads.
-func operands(in air.Instruction) []air.Value {
-	switch i := in.(type) {
-	case *air.BinOp:
-		return []air.Value{i.X, i.Y}
-	case *air.UnaryOp:
-		return []air.Value{i.X}
-	case *air.Freeze:
-		return []air.Value{i.X}
-	case *air.Cast:
-		return []air.Value{i.X}
-	case *air.Cmp:
-		return []air.Value{i.X, i.Y}
-	case *air.Alloca:
-		return []air.Value{i.Count}
-	case *air.Load:
-		return []air.Value{i.Ptr}
-	case *air.Store:
-		return []air.Value{i.Val, i.Ptr}
-	case *air.GEP:
-		return append([]air.Value{i.Base}, i.Indices...)
-	case *air.Select:
-		return []air.Value{i.Cond, i.X, i.Y}
-	case *air.Call:
-		out := append([]air.Value{i.Callee}, i.Args...)
-		for _, b := range i.Bundles {
-			out = append(out, b.Args...)
-		}
-		return out
-	case *air.Ret:
-		return []air.Value{i.X}
-	case *air.Br:
-		return []air.Value{i.Cond}
-	case *air.Switch:
-		return []air.Value{i.Cond}
-	case *air.ExtractElement:
-		return []air.Value{i.Vec, i.Index}
-	case *air.InsertElement:
-		return []air.Value{i.Vec, i.Elem, i.Index}
-	case *air.ShuffleVector:
-		return []air.Value{i.X, i.Y}
-	case *air.ExtractValue:
-		return []air.Value{i.Agg}
-	case *air.InsertValue:
-		return []air.Value{i.Agg, i.Val}
-	case *air.AtomicRMW:
-		return []air.Value{i.Ptr, i.Val}
-	case *air.CmpXchg:
-		return []air.Value{i.Ptr, i.Cmp, i.New}
-	}
-	return nil
 }
 
 // crossingVar is c's function variable: a u32 offset for a pointer.

@@ -206,11 +206,9 @@ func inspectFragment(t *textModule, entry string, node []string) (*Kernel, error
 			}
 		case "air.render_target_array_index", "air.viewport_array_index", "air.sample_id":
 			// One layer, one viewport, one sample: each is 0 on every pixel.
-			if p.Type != "i32" && p.Type != "i16" {
-				return notJudgeable(KindArgument, role+" "+p.Type, "%s of type %s", role, p.Type)
-			}
+			return integerBuiltin(role, p.Type)
 		default:
-			return notJudgeable(KindArgument, role, "a fragment argument of role %s, which the reference cannot supply", role)
+			return unsuppliedArgument("fragment", role)
 		}
 		return nil
 	})

@@ -274,6 +274,22 @@ func (k *Kernel) bindArguments(t *textModule, entry string, node []string, other
 	return nil
 }
 
+// integerBuiltin checks a built-in argument of role that the draw gives as one integer on
+// every vertex or pixel (an id, a layer, a viewport, a sample): it is not judgeable unless
+// its type ty is i32 or i16.
+func integerBuiltin(role, ty string) error {
+	if ty != "i32" && ty != "i16" {
+		return notJudgeable(KindArgument, role+" "+ty, "%s of type %s", role, ty)
+	}
+	return nil
+}
+
+// unsuppliedArgument is the refusal of a stage's (fragment's, vertex's) argument of a role
+// the reference cannot supply.
+func unsuppliedArgument(stage, role string) error {
+	return notJudgeable(KindArgument, role, "a %s argument of role %s, which the reference cannot supply", stage, role)
+}
+
 func first(s []string) string {
 	if len(s) == 0 {
 		return ""

@@ -90,11 +90,9 @@ func inspectVertex(t *textModule, entry string, node []string) (*Kernel, error) 
 			}
 			k.Inputs = append(k.Inputs, in)
 		case "air.vertex_id", "air.instance_id", "air.base_vertex", "air.base_instance":
-			if p.Type != "i32" && p.Type != "i16" {
-				return notJudgeable(KindArgument, role+" "+p.Type, "%s of type %s", role, p.Type)
-			}
+			return integerBuiltin(role, p.Type)
 		default:
-			return notJudgeable(KindArgument, role, "a vertex argument of role %s, which the reference cannot supply", role)
+			return unsuppliedArgument("vertex", role)
 		}
 		return nil
 	})

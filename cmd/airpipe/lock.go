@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -39,6 +40,18 @@ func (e *errRunLocked) Error() string {
 		holder = "holder unknown"
 	}
 	return fmt.Sprintf("%s is being written by another airpipe (%s): one writer per run directory; wait for it to end, or stop it and continue with --resume %s", e.dir, holder, e.dir)
+}
+
+// lockRefused reports err, a run lock that could not be taken, on stderr
+// after the command's name cmd, and returns the command's exit status:
+// exitLocked when another process holds the lock, else 1.
+func lockRefused(stderr io.Writer, cmd string, err error) int {
+	fmt.Fprintf(stderr, "%s: %v\n", cmd, err)
+	var locked *errRunLocked
+	if errors.As(err, &locked) {
+		return exitLocked
+	}
+	return 1
 }
 
 // tryLock takes the lock file at path without waiting.

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -105,12 +104,7 @@ func resumeRun(o runOptions, stdout, stderr io.Writer) int {
 	// still going) holds the lock.
 	lock, err := lockRunDir(dir, sh.name())
 	if err != nil {
-		fmt.Fprintf(stderr, "airpipe run --resume: %v\n", err)
-		var locked *errRunLocked
-		if errors.As(err, &locked) {
-			return exitLocked
-		}
-		return 1
+		return lockRefused(stderr, "airpipe run --resume", err)
 	}
 	defer lock.release()
 	w, done, notes, err := analytics.ResumeWriter(dir, sh.name(), 0)

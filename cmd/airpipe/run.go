@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -318,12 +317,7 @@ func executeRun(ctx context.Context, o runOptions, plan runPlan, stdout, stderr 
 		}
 		lock, err := lockNewRun(o.out, o.runID, meta.Shard)
 		if err != nil {
-			fmt.Fprintf(stderr, "airpipe run: %v\n", err)
-			var locked *errRunLocked
-			if errors.As(err, &locked) {
-				return exitLocked
-			}
-			return 1
+			return lockRefused(stderr, "airpipe run", err)
 		}
 		defer lock.release()
 		if w, err = analytics.NewWriter(o.out, meta); err != nil {

@@ -1,12 +1,9 @@
 package main
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"hash/fnv"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 )
@@ -45,18 +42,4 @@ func (s shard) owns(key string) bool {
 	h := fnv.New32a()
 	io.WriteString(h, key)
 	return int(h.Sum32()%uint32(s.n)) == s.i
-}
-
-// fileSHA256 hashes a file's content.
-func fileSHA256(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/airpipe/airpipe/analytics"
 	"github.com/airpipe/airpipe/corpus"
+	"github.com/airpipe/airpipe/internal/filehash"
 	"github.com/airpipe/airpipe/stages"
 )
 
@@ -27,7 +28,7 @@ func (t *walkTally) run(ctx context.Context, roots []string, out chan<- corpus.E
 		if e.Refused == "" && t.shard.n > 1 {
 			// Libraries split by content, so identical copies share a shard.
 			if lib, err := stages.LibraryMagic(e.Path); err == nil && lib {
-				if sum, err := fileSHA256(e.Path); err == nil {
+				if sum, err := filehash.SHA256(e.Path); err == nil {
 					owner = sum
 				}
 			}

@@ -5,13 +5,12 @@ package buildkey
 
 import (
 	"crypto/rand"
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
-	"io"
 	"os"
 	"runtime/debug"
 	"sync"
+
+	"github.com/airpipe/airpipe/internal/filehash"
 )
 
 // Key names the airpipe binary that computes cached content, for
@@ -65,14 +64,5 @@ func executableSHA256(executable func() (string, error)) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	f, err := os.Open(p)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	return filehash.SHA256(p)
 }

@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"github.com/airpipe/airpipe/internal/codes"
+	"github.com/airpipe/airpipe/internal/filehash"
 	"github.com/airpipe/airpipe/internal/proc"
 	"github.com/airpipe/airpipe/pipeline"
 )
@@ -303,18 +304,12 @@ func (e *execStage) fingerprint() string {
 	}
 	e.program = path
 	if e.cfg.Version == nil {
-		f, err := os.Open(path)
+		sum, err := filehash.SHA256(path)
 		if err != nil {
 			e.unavailable = fmt.Sprintf("%s: %v", path, err)
 			return "unavailable\x00" + e.unavailable
 		}
-		defer f.Close()
-		h := sha256.New()
-		if _, err := io.Copy(h, f); err != nil {
-			e.unavailable = fmt.Sprintf("%s: %v", path, err)
-			return "unavailable\x00" + e.unavailable
-		}
-		return "sha256\x00" + hex.EncodeToString(h.Sum(nil))
+		return "sha256\x00" + sum
 	}
 	var env []string
 	for _, en := range e.env {

@@ -229,21 +229,25 @@ func init() {
 // expULP is fast exp's and exp2's 3 + floor(fabs(2*x)).
 func expULP(x float64) float64 { return 3 + math.Floor(math.Abs(2*x)) }
 
+// rows is table t's rows by family (nil for a table that has none).
+func rows(t Table) map[string]Bound {
+	switch t {
+	case Single:
+		return single
+	case SingleFast:
+		return singleFast
+	case Half:
+		return half
+	}
+	return nil
+}
+
 // Of is the row of function family (the air.* name without fast_/precise_
 // prefix and type: "pow", "sqrt", "sincos"; "fdiv" for the division
 // operator x / y) in table t; a function t does not
 // list is Kind None.
 func Of(family string, t Table) Bound {
-	var m map[string]Bound
-	switch t {
-	case Single:
-		m = single
-	case SingleFast:
-		m = singleFast
-	case Half:
-		m = half
-	}
-	if b, ok := m[family]; ok {
+	if b, ok := rows(t)[family]; ok {
 		return b
 	}
 	return Bound{Kind: None, Text: "no row", Source: "MSL 4.1 §8.4 " + t.String() + ": no row for " + family}
@@ -251,17 +255,8 @@ func Of(family string, t Table) Bound {
 
 // Families lists the functions t has a row for.
 func Families(t Table) []string {
-	var m map[string]Bound
-	switch t {
-	case Single:
-		m = single
-	case SingleFast:
-		m = singleFast
-	case Half:
-		m = half
-	}
 	var out []string
-	for k := range m {
+	for k := range rows(t) {
 		out = append(out, k)
 	}
 	return out

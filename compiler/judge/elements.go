@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/airpipe/airpipe/compiler/cpuref"
+	"github.com/airpipe/airpipe/compiler/mathbound"
 )
 
 // wordKind says what a 32-bit output word holds, so that it is compared as
@@ -219,26 +220,7 @@ func (k wordKind) show16(v uint16) float64 {
 	if k == wordBFloat {
 		return float64(math.Float32frombits(uint32(v) << 16))
 	}
-	return halfToFloat(v)
-}
-
-// halfToFloat widens an IEEE half to a float64.
-func halfToFloat(h uint16) float64 {
-	sign := 1.0
-	if h&0x8000 != 0 {
-		sign = -1
-	}
-	exp, frac := int(h>>10&0x1f), float64(h&0x3ff)
-	switch exp {
-	case 0:
-		return sign * math.Ldexp(frac, -24)
-	case 0x1f:
-		if frac != 0 {
-			return math.NaN()
-		}
-		return sign * math.Inf(1)
-	}
-	return sign * math.Ldexp(1+frac/1024, exp-15)
+	return mathbound.HalfValue(v)
 }
 
 // show prints a word as hex and as the values of its kind.

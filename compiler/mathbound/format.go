@@ -13,6 +13,26 @@ var (
 	BFloat16 = Format{8, -126, 127}
 )
 
+// HalfValue is the exact value of the IEEE binary16 whose bits are h (a
+// NaN for every NaN).
+func HalfValue(h uint16) float64 {
+	sign := 1.0
+	if h&0x8000 != 0 {
+		sign = -1
+	}
+	e, m := int(h>>10&0x1f), float64(h&0x3ff)
+	switch e {
+	case 0:
+		return sign * math.Ldexp(m, -24)
+	case 31:
+		if m != 0 {
+			return math.NaN()
+		}
+		return sign * math.Inf(1)
+	}
+	return sign * math.Ldexp(1024+m, e-25)
+}
+
 // MaxFinite is f's largest finite value.
 func (f Format) MaxFinite() float64 { return math.Ldexp(2-math.Ldexp(1, 1-f.P), f.Emax) }
 

@@ -164,3 +164,19 @@ func TestBeyond(t *testing.T) {
 		t.Errorf("sqrt of a flushed denormal: %+v", v)
 	}
 }
+
+// TestHalfValue checks the decoding of binary16 bits (a trace's half
+// operands, opcheck's half elements, the judge's half words).
+func TestHalfValue(t *testing.T) {
+	for _, tc := range []struct {
+		h    uint16
+		want float64
+	}{{0x3c00, 1}, {0xc000, -2}, {0x0001, 0x1p-24}, {0x7bff, 65504}, {0x3555, 0x1.554p-2}, {0x8000, 0}} {
+		if got := HalfValue(tc.h); got != tc.want {
+			t.Errorf("%#x: %g, want %g", tc.h, got, tc.want)
+		}
+	}
+	if !math.IsInf(HalfValue(0x7c00), 1) || !math.IsNaN(HalfValue(0x7e00)) {
+		t.Error("half infinity or NaN")
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/airpipe/airpipe/compiler/air"
+	"github.com/airpipe/airpipe/compiler/mathbound"
 	"github.com/airpipe/airpipe/device"
 )
 
@@ -214,7 +215,7 @@ func TestPackExecuted(t *testing.T) {
 // halfRound is x rounded to the nearest half (ties to even), as a float64.
 func halfRound(x float32) float64 {
 	h := float32ToHalf(x)
-	return halfValue(h) // tracecheck.go
+	return mathbound.HalfValue(h)
 }
 
 // TestPackRefusals: a pack or unpack whose name or operands do not fit a

@@ -11,6 +11,7 @@ import (
 
 	"github.com/airpipe/airpipe/compiler/air"
 	"github.com/airpipe/airpipe/compiler/bitcode"
+	"github.com/airpipe/airpipe/compiler/mathbound"
 	"github.com/airpipe/airpipe/device"
 )
 
@@ -101,7 +102,7 @@ func TestSIMDMatrixExecuted(t *testing.T) {
 			if got := f32(2, 10*r+c); got != wantD[8*r+c] {
 				t.Errorf("d(%d, %d) = %g, want %g", r, c, got, wantD[8*r+c])
 			}
-			if got := float32(halfValue(binary.LittleEndian.Uint16(bufs[3].Bytes()[2*(8*r+c):]))); got != wantE[8*r+c] {
+			if got := float32(mathbound.HalfValue(binary.LittleEndian.Uint16(bufs[3].Bytes()[2*(8*r+c):]))); got != wantE[8*r+c] {
 				t.Errorf("e stored at (%d, %d) = %g, want %g", r, c, got, wantE[8*r+c])
 			}
 			if got := f32(4, 8*r+c); got != wantF[8*r+c] {

@@ -186,8 +186,8 @@ func TestTraceVectorAndHalf(t *testing.T) {
 	for i := range n {
 		rec := buf[i*per+4+TraceRecordWords*4:] // call 1: sqrt.f16
 		h := binary.LittleEndian.Uint16(rec[4:])
-		if want := float32(0.37 + 1.93*float64(i)); math.Abs(halfValue(h)-float64(want)) > float64(want)/1024 {
-			t.Fatalf("invocation %d: half operand %#x = %g for %g", i, h, halfValue(h), want)
+		if want := float32(0.37 + 1.93*float64(i)); math.Abs(mathbound.HalfValue(h)-float64(want)) > float64(want)/1024 {
+			t.Fatalf("invocation %d: half operand %#x = %g for %g", i, h, mathbound.HalfValue(h), want)
 		}
 	}
 	bad := append([]byte(nil), buf...)
@@ -199,21 +199,6 @@ func TestTraceVectorAndHalf(t *testing.T) {
 	}
 	if rep.Beyond != 1 || !strings.Contains(rep.Mismatches[0].Error(), "air.sqrt.f16") || !strings.Contains(rep.Mismatches[0].Error(), "Table 8.3") {
 		t.Fatalf("a half result 2 ulp off: %d beyond %v", rep.Beyond, rep.Mismatches)
-	}
-}
-
-// TestHalfValue checks the trace's half decoding.
-func TestHalfValue(t *testing.T) {
-	for _, tc := range []struct {
-		h    uint16
-		want float64
-	}{{0x3c00, 1}, {0xc000, -2}, {0x0001, 0x1p-24}, {0x7bff, 65504}, {0x3555, 0x1.554p-2}, {0x8000, 0}} {
-		if got := halfValue(tc.h); got != tc.want {
-			t.Errorf("%#x: %g, want %g", tc.h, got, tc.want)
-		}
-	}
-	if !math.IsInf(halfValue(0x7c00), 1) || !math.IsNaN(halfValue(0x7e00)) {
-		t.Error("half infinity or NaN")
 	}
 }
 

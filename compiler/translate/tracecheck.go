@@ -134,26 +134,7 @@ func (tr *Trace) CheckWith(buf []byte, invocations int, boundFor func(TraceOp) m
 // traceLane is lane l of a value of bits-bit floats stored at b.
 func traceLane(b []byte, bits, l int) float64 {
 	if bits == 16 {
-		return halfValue(binary.LittleEndian.Uint16(b[2*l:]))
+		return mathbound.HalfValue(binary.LittleEndian.Uint16(b[2*l:]))
 	}
 	return float64(math.Float32frombits(binary.LittleEndian.Uint32(b[4*l:])))
-}
-
-// halfValue is the exact value of an IEEE binary16.
-func halfValue(h uint16) float64 {
-	sign := 1.0
-	if h&0x8000 != 0 {
-		sign = -1
-	}
-	e, m := int(h>>10&0x1f), float64(h&0x3ff)
-	switch e {
-	case 0:
-		return sign * math.Ldexp(m, -24)
-	case 31:
-		if m != 0 {
-			return math.NaN()
-		}
-		return sign * math.Inf(1)
-	}
-	return sign * math.Ldexp(1024+m, e-25)
 }

@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/airpipe/airpipe/compiler/mathbound"
 )
 
 // Type is a scalar or vector AIR value type: kind 'f' (IEEE binary float),
@@ -158,22 +160,7 @@ func decodeFloat(t Type, bits uint64) float64 {
 	case t.Bits == 32:
 		return float64(math.Float32frombits(uint32(bits)))
 	}
-	h := uint16(bits)
-	sign := 1.0
-	if h&0x8000 != 0 {
-		sign = -1
-	}
-	e, m := int(h>>10&0x1f), float64(h&0x3ff)
-	switch e {
-	case 0:
-		return sign * math.Ldexp(m, -24)
-	case 31:
-		if m == 0 {
-			return sign * math.Inf(1)
-		}
-		return math.NaN()
-	}
-	return sign * math.Ldexp(1024+m, e-25)
+	return mathbound.HalfValue(uint16(bits))
 }
 
 // encodeFloat is the bits of x, which must already be a value of t's

@@ -587,6 +587,17 @@ func (p *cfgPlan) selectionDispatch(b int, construct map[int]bool, f *cfgFacts, 
 			body[x] = true
 		}
 	}
+	return p.dispatchBody(body, b, latch, L, f, loops)
+}
+
+// dispatchBody makes every edge that leaves body, other than one to latch
+// or (body inside loop L >= 0) a break or a continue of L, enter one
+// dispatch node, and reports whether it did. It does not when a block of
+// body leaves it by more than two edges, or by two while it has others;
+// when the exits are fewer than two (nothing to join) or more than
+// maxLoopExits; or when only block b's own edges leave (no progress; b -1
+// when body holds no such block).
+func (p *cfgPlan) dispatchBody(body map[int]bool, b, latch, L int, f *cfgFacts, loops map[int]*loopInfo) bool {
 	var exits []int
 	fromOthers := false
 	for _, x := range sortedKeys(body) {
@@ -608,7 +619,7 @@ func (p *cfgPlan) selectionDispatch(b int, construct map[int]bool, f *cfgFacts, 
 		}
 	}
 	if len(exits) < 2 || len(exits) > maxLoopExits || !fromOthers {
-		return false // nothing to join, or only b's own edges (no progress)
+		return false
 	}
 	sort.Slice(exits, func(i, j int) bool { return f.rpoNum[exits[i]] < f.rpoNum[exits[j]] })
 	p.dispatch(body, exits, f)
@@ -665,30 +676,7 @@ func (p *cfgPlan) armsShare(b, m int, f *cfgFacts, loops map[int]*loopInfo, loop
 			}
 		}
 	}
-	var exits []int
-	for _, x := range sortedKeys(body) {
-		var outs []int
-		for _, s := range p.succ[x] {
-			if body[s] || s == latch || L >= 0 && (!loops[L].body[s] || s == L) {
-				continue
-			}
-			if !contains(outs, s) {
-				outs = append(outs, s)
-			}
-			if !contains(exits, s) {
-				exits = append(exits, s)
-			}
-		}
-		if len(outs) > 2 || len(outs) == 2 && len(p.succ[x]) != 2 {
-			return false
-		}
-	}
-	if len(exits) < 2 || len(exits) > maxLoopExits {
-		return false
-	}
-	sort.Slice(exits, func(i, j int) bool { return f.rpoNum[exits[i]] < f.rpoNum[exits[j]] })
-	p.dispatch(body, exits, f)
-	return true
+	return p.dispatchBody(body, -1, latch, L, f, loops)
 }
 
 // breaksEnclosing reports whether two-way branch b can stay a plain

@@ -37,13 +37,9 @@ func (t *translator) gather(c *air.Call, r *resource, op string) (spirv.ID, bool
 		return 0, false
 	}
 	i++
-	var layer air.Value
-	if r.arrayed {
-		if i >= len(args) || intBits(args[i].Type()) <= 1 {
-			return 0, false
-		}
-		layer = args[i]
-		i++
+	layer, i, ok := arrayLayer(args, i, r.arrayed)
+	if !ok {
+		return 0, false
 	}
 	var offset spirv.ID
 	component := -1

@@ -129,6 +129,20 @@ func (t *translator) coordinate(coord air.Value, layer air.Value) spirv.ID {
 	return t.f.Op(spirv.OpCompositeConstruct, t.b.TypeVector(f32, uint32(n)), x, l)
 }
 
+// arrayLayer reads the layer of an arrayed texture's sample or gather: the
+// integer argument args[i] after the coordinate; next is the index after
+// it. ok is false when an arrayed texture's call has none there. A texture
+// that is not arrayed has no layer (nil, i).
+func arrayLayer(args []air.Value, i int, arrayed bool) (layer air.Value, next int, ok bool) {
+	if !arrayed {
+		return nil, i, true
+	}
+	if i >= len(args) || intBits(args[i].Type()) <= 1 {
+		return nil, i, false
+	}
+	return args[i], i + 1, true
+}
+
 func (t *translator) sample(c *air.Call, r *resource, op string) (spirv.ID, bool) {
 	args := c.Args
 	if len(args) < 3 {
@@ -152,13 +166,9 @@ func (t *translator) sample(c *air.Call, r *resource, op string) (spirv.ID, bool
 	}
 	coordArg := args[i]
 	i++
-	var layer air.Value
-	if r.arrayed {
-		if i >= len(args) || intBits(args[i].Type()) <= 1 {
-			return 0, false
-		}
-		layer = args[i]
-		i++
+	layer, i, ok := arrayLayer(args, i, r.arrayed)
+	if !ok {
+		return 0, false
 	}
 	mask := uint32(0)
 	var dx, dy, lod, offset spirv.ID

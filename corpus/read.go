@@ -43,19 +43,30 @@ func OpenRegular(path string) (*os.File, os.FileInfo, error) {
 	return f, st, nil
 }
 
+// openCapped opens the regular file at path (OpenRegular), refusing one
+// over max bytes (*TooLargeError).
+func openCapped(path string, max int64) (*os.File, os.FileInfo, error) {
+	f, st, err := OpenRegular(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	if st.Size() > max {
+		f.Close()
+		return nil, nil, &TooLargeError{st.Size(), max}
+	}
+	return f, st, nil
+}
+
 // ReadCapped reads a whole regular file, refusing one over max bytes
 // before allocating for it (*TooLargeError) and one whose size or
 // modification time changed while it was read (*ChangedError). opened,
 // when not nil, is called once the file is open.
 func ReadCapped(path string, max int64, opened func()) ([]byte, error) {
-	f, st, err := OpenRegular(path)
+	f, st, err := openCapped(path, max)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	if st.Size() > max {
-		return nil, &TooLargeError{st.Size(), max}
-	}
 	if opened != nil {
 		opened()
 	}
@@ -108,14 +119,11 @@ type FileBlob struct {
 // time differ once scanned. mapped, when not nil, is called once the file
 // is mapped.
 func ScanFile(path string, max int64, mapped func()) ([]FileBlob, error) {
-	f, st, err := OpenRegular(path)
+	f, st, err := openCapped(path, max)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	if st.Size() > max {
-		return nil, &TooLargeError{st.Size(), max}
-	}
 	if st.Size() < 24 {
 		return nil, nil
 	}

@@ -82,67 +82,27 @@ func verifyFunction(f *Function) error {
 	return nil
 }
 
+// instOperands is the verifier's walk of an instruction's operands: that of
+// LLVMOperands but for a phi (each incoming value beside its block), a call
+// (the callee first, then the arguments, no operand-bundle arguments) and a
+// conditional branch (its true destination before its false one).
 func instOperands(in Instruction) []Value {
 	switch i := in.(type) {
-	case *BinOp:
-		return []Value{i.X, i.Y}
-	case *UnaryOp:
-		return []Value{i.X}
-	case *Freeze:
-		return []Value{i.X}
-	case *Cast:
-		return []Value{i.X}
-	case *Alloca:
-		return []Value{i.Count}
-	case *Load:
-		return []Value{i.Ptr}
-	case *Store:
-		return []Value{i.Val, i.Ptr}
-	case *GEP:
-		return append([]Value{i.Base}, i.Indices...)
-	case *Cmp:
-		return []Value{i.X, i.Y}
 	case *Phi:
 		var out []Value
 		for _, x := range i.Incoming {
 			out = append(out, x.Value, x.Block)
 		}
 		return out
-	case *Select:
-		return []Value{i.Cond, i.X, i.Y}
 	case *Call:
 		return append([]Value{i.Callee}, i.Args...)
-	case *Ret:
-		if i.X != nil {
-			return []Value{i.X}
-		}
 	case *Br:
 		if i.Cond != nil {
 			return []Value{i.Cond, i.True, i.False}
 		}
 		return []Value{i.True}
-	case *Switch:
-		out := []Value{i.Cond, i.Default}
-		for _, c := range i.Cases {
-			out = append(out, c.Value, c.Dest)
-		}
-		return out
-	case *ExtractElement:
-		return []Value{i.Vec, i.Index}
-	case *InsertElement:
-		return []Value{i.Vec, i.Elem, i.Index}
-	case *ShuffleVector:
-		return []Value{i.X, i.Y}
-	case *ExtractValue:
-		return []Value{i.Agg}
-	case *InsertValue:
-		return []Value{i.Agg, i.Val}
-	case *AtomicRMW:
-		return []Value{i.Ptr, i.Val}
-	case *CmpXchg:
-		return []Value{i.Ptr, i.Cmp, i.New}
 	}
-	return nil
+	return LLVMOperands(in)
 }
 
 func verifyTypes(f *Function, in Instruction) error {

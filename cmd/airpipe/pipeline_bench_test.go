@@ -134,6 +134,10 @@ func readString(path string) string {
 // results there (to compare two builds' rows).
 func BenchmarkPipelineVsLLVMDis(b *testing.B) {
 	root := corpustest.Root(b)
+	// A cold run: Mesa's on-disk shader cache (~/.cache/mesa_shader_cache, which RADV
+	// and lavapipe fill in every run) would let the compile and emulator children skip
+	// the driver's own compilation of every module an earlier run saw.
+	b.Setenv("MESA_SHADER_CACHE_DISABLE", "true")
 	var pipe, dis, disCPU, selfCPU, kidCPU time.Duration
 	liveCPU := map[string]time.Duration{}
 	var mods int

@@ -430,7 +430,7 @@ func runText(ctx context.Context, ll, entry string, opts Options, usesSIMD *bool
 		res.Substituted, err = readApproxStats(dir)
 	}
 	if err == nil {
-		err = checkUndefined(ctx, dir, host, k, res.Inputs, res.Outputs, opts) // undef.go
+		err = checkUndefined(ctx, dir, host, k, res.Inputs, opts) // undef.go
 	}
 	if err != nil {
 		return nil, err

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -16,12 +17,12 @@ import (
 // feeding a phi's undef, as in a texture-type dispatch where no case holds — computes
 // nothing Metal defines, and the device's value would be compared with an arbitrary one.
 // So when the host module's function bodies use undef scalars, vectors or aggregates of
-// them, the reference is built a second time with each of them replaced by a fixed,
-// unlikely constant (undefConstant; an aggregate's members each theirs) and run on the same
-// inputs; outputs that differ are set aside as KindUndefined. An undef that provably reaches
-// no value (undefdead.go: an insertelement or insertvalue base whose every undef lane or
-// member is overwritten, or read by nothing, before it could reach one) is left as it is,
-// so a module whose undefs are all such needs no second build; one that may reach a value
+// them, the function is built twice more, each of them replaced by one of two fixed
+// constants (undefFills; an aggregate's members each theirs), and both run on the
+// reference's inputs; outputs on which the two differ are set aside as KindUndefined. An
+// undef that provably reaches no value (undefdead.go: an insertelement or insertvalue base
+// whose every undef lane or member is overwritten, or read by nothing, before it could reach
+// one) is left as it is, so a module whose undefs are all such needs no more builds; one that may reach a value
 // is e.g. a fragment function's returned struct whose [[color(n)]] member is never inserted.
 // Shufflevector lines are left alone (a mask element must stay a constant index or undef),
 // and so are aggregates holding pointers or opaque types, poison and undef in globals: an
@@ -41,26 +42,39 @@ var phiType = regexp.MustCompile(`= phi (?:[a-z]+ )*(<\d+ x (?:i\d+|half|bfloat|
 
 // undefConstant is the constant that stands for undef of scalar type s: -136 (exact in
 // half and bfloat) for floats, -91 for integers (truncated to the width), true for i1.
-func undefConstant(s string) string {
+func (f undefFill) undefConstant(s string) string {
 	switch s {
 	case "half", "bfloat", "float", "double":
-		return "-1.360000e+02"
+		return f.float
 	case "i1":
-		return "true"
+		return f.bit
 	}
-	return "-91"
+	return f.integer
+}
+
+// undefFill is one choice of the constants that stand for undef: a float's, an integer's
+// (truncated to its width) and an i1's.
+type undefFill struct{ float, integer, bit string }
+
+// undefFills are the two choices checkUndefined builds: a negative float far outside
+// [0, 1] and a fraction inside it (so that a saturating conversion, which maps every
+// negative value to 0, still tells them apart), two integers of opposite sign, and both i1
+// values. Both are exact in half and bfloat.
+var undefFills = [2]undefFill{
+	{float: "-1.360000e+02", integer: "-91", bit: "true"},
+	{float: "2.500000e-01", integer: "77", bit: "false"},
 }
 
 // typedUndef is the constant of type ty (a scalar or vector type as the regexps match it)
 // that stands for undef.
-func typedUndef(ty string) string {
+func (f undefFill) typedUndef(ty string) string {
 	if !strings.HasPrefix(ty, "<") {
-		return undefConstant(ty)
+		return f.undefConstant(ty)
 	}
 	n, s := vecLen(ty), elem(ty)
 	var lanes []string
 	for range atoiDefault(n) {
-		lanes = append(lanes, s+" "+undefConstant(s))
+		lanes = append(lanes, s+" "+f.undefConstant(s))
 	}
 	return "<" + strings.Join(lanes, ", ") + ">"
 }
@@ -80,7 +94,7 @@ func atoiDefault(s string) int {
 // undefVariant is host with every undef scalar, vector and aggregate operand in a function
 // body replaced by its undefConstant, but for the insertion bases deadUndefBases proves
 // reach no value; changed reports whether there was one.
-func undefVariant(host string) (variant string, changed bool) {
+func (f undefFill) undefVariant(host string) (variant string, changed bool) {
 	lines := strings.Split(host, "\n")
 	named := namedTypes(lines)
 	dead := deadUndefBases(lines, named) // undefdead.go
@@ -94,12 +108,12 @@ func undefVariant(host string) (variant string, changed bool) {
 		}
 		n := undefOperand.ReplaceAllStringFunc(l, func(m string) string {
 			ty := strings.TrimSuffix(m, " undef")
-			return ty + " " + typedUndef(ty)
+			return ty + " " + f.typedUndef(ty)
 		})
 		if p := phiType.FindStringSubmatch(n); p != nil && strings.Contains(n, "[ undef,") {
-			n = strings.ReplaceAll(n, "[ undef,", "[ "+typedUndef(p[1])+",")
+			n = strings.ReplaceAll(n, "[ undef,", "[ "+f.typedUndef(p[1])+",")
 		}
-		n = aggregateUndefs(n, named)
+		n = f.aggregateUndefs(n, named)
 		if n != l {
 			lines[i], changed = keep+n, true
 		}
@@ -127,7 +141,7 @@ func namedTypes(lines []string) map[string]string {
 // array or identified struct type (after its type, or as a phi's incoming value) by the
 // aggregate of its members' undefConstants. An aggregate holding a member with no such
 // constant (a pointer, an opaque type) is left as it is.
-func aggregateUndefs(l string, named map[string]string) string {
+func (f undefFill) aggregateUndefs(l string, named map[string]string) string {
 	var b strings.Builder
 	rest := l
 	for {
@@ -143,7 +157,7 @@ func aggregateUndefs(l string, named map[string]string) string {
 		}
 		c, ok := "", false
 		if ty != "" {
-			c, ok = aggregateConstant(ty, named, 0)
+			c, ok = f.aggregateConstant(ty, named, 0)
 		}
 		b.WriteString(before)
 		if ok {
@@ -243,7 +257,7 @@ func fastMathFlag(w string) bool {
 
 // aggregateConstant is the constant of type ty with every scalar undefConstant; ok is false
 // for a type holding something else (a pointer, an opaque or unknown type).
-func aggregateConstant(ty string, named map[string]string, depth int) (c string, ok bool) {
+func (f undefFill) aggregateConstant(ty string, named map[string]string, depth int) (c string, ok bool) {
 	ty = strings.TrimSpace(ty)
 	if depth > 16 {
 		return "", false
@@ -254,18 +268,18 @@ func aggregateConstant(ty string, named map[string]string, depth int) (c string,
 		if !ok {
 			return "", false
 		}
-		return aggregateConstant(body, named, depth+1)
+		return f.aggregateConstant(body, named, depth+1)
 	case strings.HasPrefix(ty, "<{") && strings.HasSuffix(ty, "}>"):
-		return structConstant(ty[2:len(ty)-2], "<{ ", " }>", named, depth)
+		return f.structConstant(ty[2:len(ty)-2], "<{ ", " }>", named, depth)
 	case strings.HasPrefix(ty, "{") && strings.HasSuffix(ty, "}"):
-		return structConstant(ty[1:len(ty)-1], "{ ", " }", named, depth)
+		return f.structConstant(ty[1:len(ty)-1], "{ ", " }", named, depth)
 	case strings.HasPrefix(ty, "[") && strings.HasSuffix(ty, "]"):
 		n, et, found := strings.Cut(ty[1:len(ty)-1], " x ")
 		count := atoiDefault(strings.TrimSpace(n))
 		if !found || count == 0 {
 			return "", false
 		}
-		ec, ok := aggregateConstant(et, named, depth+1)
+		ec, ok := f.aggregateConstant(et, named, depth+1)
 		if !ok {
 			return "", false
 		}
@@ -276,20 +290,20 @@ func aggregateConstant(ty string, named map[string]string, depth int) (c string,
 		}
 		return "[" + strings.Join(lanes, ", ") + "]", true
 	case scalarOrVector.MatchString(ty):
-		return typedUndef(ty), true
+		return f.typedUndef(ty), true
 	}
 	return "", false
 }
 
 // structConstant is the constant of a struct whose member list is body, between open and close.
-func structConstant(body, open, close string, named map[string]string, depth int) (string, bool) {
+func (f undefFill) structConstant(body, open, close string, named map[string]string, depth int) (string, bool) {
 	ms := splitTop(body)
 	if len(ms) == 0 {
 		return "", false
 	}
 	parts := make([]string, len(ms))
 	for i, m := range ms {
-		c, ok := aggregateConstant(m, named, depth+1)
+		c, ok := f.aggregateConstant(m, named, depth+1)
 		if !ok {
 			return "", false
 		}
@@ -298,34 +312,54 @@ func structConstant(body, open, close string, named map[string]string, depth int
 	return open + strings.Join(parts, ", ") + close, true
 }
 
-// checkUndefined builds the undef variant of host, when it has one, and runs it on inputs
-// (the inputs the reference's outputs outs came from): an output that differs is
-// KindUndefined, naming the buffer.
-func checkUndefined(ctx context.Context, dir, host string, k *Kernel, inputs, outs []Data, opts Options) error {
-	variant, changed := undefVariant(host)
-	if !changed {
-		return nil
-	}
-	vdir := filepath.Join(dir, "undef")
-	if err := os.MkdirAll(vdir, 0o755); err != nil {
-		return err
-	}
-	prog, err := build(ctx, vdir, variant, opts.Timeout, opts.FuseMulAdd)
-	if err != nil {
-		return err
-	}
-	vouts, err := execute(ctx, vdir, prog, k, inputs, opts)
-	if err != nil {
-		// The variant failing where the reference ran (an undef index out of bounds,
-		// an undef divisor) is the same dependence.
-		return notJudgeable(KindUndefined, "undef", "with its undef values fixed to another constant the function does not run as it did (%v): it depends on a value LLVM and Metal leave undefined", err)
-	}
-	for i, o := range outs {
-		if i < len(vouts) && !bytes.Equal(o.Bytes, vouts[i].Bytes) {
-			return notJudgeable(KindUndefined, "undef", "%s depends on an undef value (with undef fixed to another constant it changes), which LLVM and Metal leave undefined", bufferName(k, o.Index))
+// checkUndefined builds host's two undef variants (undefFills), when it has any, and runs
+// both on inputs (the inputs the reference's outputs came from): every output on which they
+// differ is KindUndefined, named in buffer order. The two variants are compared with each
+// other, not with the reference itself, whose undef is whatever a register or stack slot
+// held: that can differ from one run to the next, and a verdict must not.
+func checkUndefined(ctx context.Context, dir, host string, k *Kernel, inputs []Data, opts Options) error {
+	var runs [len(undefFills)][]Data
+	for i, f := range undefFills {
+		variant, changed := f.undefVariant(host)
+		if !changed {
+			return nil
+		}
+		vdir := filepath.Join(dir, fmt.Sprintf("undef%d", i))
+		if err := os.MkdirAll(vdir, 0o755); err != nil {
+			return err
+		}
+		prog, err := build(ctx, vdir, variant, opts.Timeout, opts.FuseMulAdd)
+		if err != nil {
+			return err
+		}
+		if runs[i], err = execute(ctx, vdir, prog, k, inputs, opts); err != nil {
+			// A variant failing where the reference ran (an undef index out of bounds,
+			// an undef divisor) is the same dependence.
+			return notJudgeable(KindUndefined, "undef", "with its undef values fixed to %s the function does not run as it did (%v): it depends on a value LLVM and Metal leave undefined", f, err)
 		}
 	}
-	return nil
+	var differ []string
+	for i, o := range runs[0] {
+		if i < len(runs[1]) && !bytes.Equal(o.Bytes, runs[1][i].Bytes) {
+			differ = append(differ, bufferName(k, o.Index))
+		}
+	}
+	switch len(differ) {
+	case 0:
+		return nil
+	case 1:
+		return notJudgeable(KindUndefined, "undef", "%s depends on an undef value (with undef fixed to %s and to %s it changes), which LLVM and Metal leave undefined", differ[0], undefFills[0], undefFills[1])
+	}
+	return notJudgeable(KindUndefined, "undef", "%s depend on an undef value (with undef fixed to %s and to %s they change), which LLVM and Metal leave undefined", strings.Join(differ, ", "), undefFills[0], undefFills[1])
+}
+
+// String names the fill for a message: "float -136, integer -91, i1 true".
+func (f undefFill) String() string {
+	v, err := strconv.ParseFloat(f.float, 64)
+	if err != nil {
+		return fmt.Sprintf("float %s, integer %s, i1 %s", f.float, f.integer, f.bit)
+	}
+	return fmt.Sprintf("float %g, integer %s, i1 %s", v, f.integer, f.bit)
 }
 
 // bufferName names a harness buffer for a message.

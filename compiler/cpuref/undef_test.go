@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -30,7 +31,7 @@ func TestUndefVariant(t *testing.T) {
 		{"  %x = insertvalue %struct.Unknown undef, i32 1, 1", ""},
 		{"  %x = insertvalue { i32 } %undef, i32 1, 0", ""},
 	} {
-		got, changed := undefVariant(c.in)
+		got, changed := undefFills[0].undefVariant(c.in)
 		if c.want == "" {
 			if changed || got != c.in {
 				t.Errorf("%q: changed to %q", c.in, got)
@@ -99,4 +100,29 @@ func TestUndefTarget(t *testing.T) {
 		t.Fatalf("got %v, want %s naming render target 2", err, KindUndefined)
 	}
 	t.Log(nj.Reason)
+}
+
+// TestUndefFillsDiffer checks that the two undef fills tell every scalar type apart, also
+// after a conversion that saturates to [0, 1] (a unorm render target): were they equal
+// there, an output reaching undef through such a conversion would go unnoticed.
+func TestUndefFillsDiffer(t *testing.T) {
+	sat := func(v float64) float64 { return min(max(v, 0), 1) }
+	a, b := undefFills[0], undefFills[1]
+	for _, ty := range []string{"half", "bfloat", "float", "double", "i1", "i8", "i16", "i32", "i64"} {
+		ca, cb := a.undefConstant(ty), b.undefConstant(ty)
+		if ca == cb {
+			t.Errorf("%s: both fills are %s", ty, ca)
+		}
+	}
+	fa, errA := strconv.ParseFloat(a.float, 64)
+	fb, errB := strconv.ParseFloat(b.float, 64)
+	if errA != nil || errB != nil {
+		t.Fatalf("fills do not parse: %v, %v", errA, errB)
+	}
+	if sat(fa) == sat(fb) {
+		t.Errorf("saturated to [0, 1] the float fills are both %g", sat(fa))
+	}
+	if a.integer[0] == '-' == (b.integer[0] == '-') {
+		t.Errorf("integer fills %s and %s have the same sign: clamped to 0 they may agree", a.integer, b.integer)
+	}
 }

@@ -8,19 +8,28 @@ const (
 
 // Outcome returns where and how a module's run ended: the first stage (in
 // StageNames order, skipping stages absent from the run) whose status is
-// not "passed", and that status. A module that passed every stage of the
-// run ends with ("", "passed").
+// neither "passed" nor "skipped", and that status. A stage the user
+// excluded (--skip-stages) does not end the run — the stages after it ran
+// (a device stage with the emulator skipped) — so a later stage's failure
+// or set-aside is where the module ended. A module whose every other stage
+// passed ends with the first skipped stage and "skipped", and one that
+// passed every stage of the run with ("", "passed").
 func (r *Row) Outcome() (stage, status string) {
+	skipped := ""
 	for _, s := range StageNames {
-		st := r.Status(s)
-		switch st {
-		case "":
+		switch st := r.Status(s); st {
+		case "", "passed":
 			continue
-		case "passed":
-			continue
+		case "skipped":
+			if skipped == "" {
+				skipped = s
+			}
 		default:
 			return s, st
 		}
+	}
+	if skipped != "" {
+		return skipped, "skipped"
 	}
 	return "", EndedPassed
 }

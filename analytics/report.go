@@ -271,7 +271,7 @@ func outcomeTable(rows []Row) (*Table, map[string]int64) {
 	}
 	t := &Table{
 		Name: "outcomes", Title: "How modules ended",
-		Note:    "the first stage that did not pass, and its status; passed: every stage of the run passed",
+		Note:    "the first stage that did not pass, and its status (a stage excluded by --skip-stages only where every other stage passed); passed: every stage of the run passed",
 		Columns: []string{"status", "stage", "modules", "% of modules"},
 		Sums:    []Sum{{Column: 2, Total: int64(len(rows)), What: "the number of modules"}},
 	}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -22,8 +23,8 @@ import (
 // reference's inputs; outputs on which the two differ are set aside as KindUndefined. An
 // undef that provably reaches no value (undefdead.go: an insertelement or insertvalue base
 // whose every undef lane or member is overwritten, or read by nothing, before it could reach
-// one) is left as it is, so a module whose undefs are all such needs no more builds; one that may reach a value
-// is e.g. a fragment function's returned struct whose [[color(n)]] member is never inserted.
+// one) is left as it is, so a module whose undefs are all such needs no more builds; one
+// that may reach a value is e.g. a fragment function's returned struct whose [[color(n)]] member is never inserted.
 // Shufflevector lines are left alone (a mask element must stay a constant index or undef),
 // and so are aggregates holding pointers or opaque types, poison and undef in globals: an
 // output reaching only those is not detected.
@@ -40,29 +41,37 @@ var scalarOrVector = regexp.MustCompile(`^(<(\d+) x (i\d+|half|bfloat|float|doub
 // phiType matches a phi's result type, whose incoming values carry no type of their own.
 var phiType = regexp.MustCompile(`= phi (?:[a-z]+ )*(<\d+ x (?:i\d+|half|bfloat|float|double)>|i\d+|half|bfloat|float|double) \[`)
 
-// undefConstant is the constant that stands for undef of scalar type s: -136 (exact in
-// half and bfloat) for floats, -91 for integers (truncated to the width), true for i1.
-func (f undefFill) undefConstant(s string) string {
-	switch s {
-	case "half", "bfloat", "float", "double":
-		return f.float
-	case "i1":
-		return f.bit
-	}
-	return f.integer
+// undefFill is one choice of the constants that stand for undef: a float's (exact in half
+// and bfloat), an integer's (truncated to its width) and an i1's.
+type undefFill struct {
+	float   float64
+	integer int
+	bit     bool
 }
-
-// undefFill is one choice of the constants that stand for undef: a float's, an integer's
-// (truncated to its width) and an i1's.
-type undefFill struct{ float, integer, bit string }
 
 // undefFills are the two choices checkUndefined builds: a negative float far outside
 // [0, 1] and a fraction inside it (so that a saturating conversion, which maps every
 // negative value to 0, still tells them apart), two integers of opposite sign, and both i1
-// values. Both are exact in half and bfloat.
+// values.
 var undefFills = [2]undefFill{
-	{float: "-1.360000e+02", integer: "-91", bit: "true"},
-	{float: "2.500000e-01", integer: "77", bit: "false"},
+	{float: -136, integer: -91, bit: true},
+	{float: 0.25, integer: 77, bit: false},
+}
+
+// undefConstant is the LLVM constant that stands for undef of scalar type s.
+func (f undefFill) undefConstant(s string) string {
+	switch s {
+	case "half", "bfloat", "float", "double":
+		return fmt.Sprintf("%e", f.float)
+	case "i1":
+		return strconv.FormatBool(f.bit)
+	}
+	return strconv.Itoa(f.integer)
+}
+
+// String names the fill for a message: "float -136, integer -91, i1 true".
+func (f undefFill) String() string {
+	return fmt.Sprintf("float %g, integer %d, i1 %t", f.float, f.integer, f.bit)
 }
 
 // typedUndef is the constant of type ty (a scalar or vector type as the regexps match it)
@@ -91,13 +100,18 @@ func atoiDefault(s string) int {
 	return n
 }
 
-// undefVariant is host with every undef scalar, vector and aggregate operand in a function
-// body replaced by its undefConstant, but for the insertion bases deadUndefBases proves
-// reach no value; changed reports whether there was one.
-func (f undefFill) undefVariant(host string) (variant string, changed bool) {
+// undefVariants is host once per undefFill, with every undef scalar, vector and aggregate
+// operand in a function body replaced by the fill's constant, but for the insertion bases
+// deadUndefBases proves reach no value; changed reports whether there was one (the same
+// lines change under every fill).
+func undefVariants(host string) (variants [len(undefFills)]string, changed bool) {
 	lines := strings.Split(host, "\n")
 	named := namedTypes(lines)
 	dead := deadUndefBases(lines, named) // undefdead.go
+	var out [len(undefFills)][]string
+	for j := range out {
+		out[j] = slices.Clone(lines)
+	}
 	for i, l := range lines {
 		if !strings.HasPrefix(l, "  ") || !strings.Contains(l, "undef") || strings.Contains(l, "shufflevector") {
 			continue
@@ -106,19 +120,28 @@ func (f undefFill) undefVariant(host string) (variant string, changed bool) {
 		if at, ok := dead[i]; ok {
 			keep, l = l[:at], l[at:]
 		}
-		n := undefOperand.ReplaceAllStringFunc(l, func(m string) string {
-			ty := strings.TrimSuffix(m, " undef")
-			return ty + " " + f.typedUndef(ty)
-		})
-		if p := phiType.FindStringSubmatch(n); p != nil && strings.Contains(n, "[ undef,") {
-			n = strings.ReplaceAll(n, "[ undef,", "[ "+f.typedUndef(p[1])+",")
-		}
-		n = f.aggregateUndefs(n, named)
-		if n != l {
-			lines[i], changed = keep+n, true
+		for j, f := range undefFills {
+			if n := f.fillLine(l, named); n != l {
+				out[j][i], changed = keep+n, true
+			}
 		}
 	}
-	return strings.Join(lines, "\n"), changed
+	for j := range out {
+		variants[j] = strings.Join(out[j], "\n")
+	}
+	return variants, changed
+}
+
+// fillLine is line l with its undef operands replaced by f's constants.
+func (f undefFill) fillLine(l string, named map[string]string) string {
+	n := undefOperand.ReplaceAllStringFunc(l, func(m string) string {
+		ty := strings.TrimSuffix(m, " undef")
+		return ty + " " + f.typedUndef(ty)
+	})
+	if p := phiType.FindStringSubmatch(n); p != nil && strings.Contains(n, "[ undef,") {
+		n = strings.ReplaceAll(n, "[ undef,", "[ "+f.typedUndef(p[1])+",")
+	}
+	return f.aggregateUndefs(n, named)
 }
 
 // namedTypes maps each identified struct type the module defines ("%struct.S = type { ... }")
@@ -318,17 +341,17 @@ func (f undefFill) structConstant(body, open, close string, named map[string]str
 // other, not with the reference itself, whose undef is whatever a register or stack slot
 // held: that can differ from one run to the next, and a verdict must not.
 func checkUndefined(ctx context.Context, dir, host string, k *Kernel, inputs []Data, opts Options) error {
+	variants, changed := undefVariants(host)
+	if !changed {
+		return nil
+	}
 	var runs [len(undefFills)][]Data
 	for i, f := range undefFills {
-		variant, changed := f.undefVariant(host)
-		if !changed {
-			return nil
-		}
 		vdir := filepath.Join(dir, fmt.Sprintf("undef%d", i))
 		if err := os.MkdirAll(vdir, 0o755); err != nil {
 			return err
 		}
-		prog, err := build(ctx, vdir, variant, opts.Timeout, opts.FuseMulAdd)
+		prog, err := build(ctx, vdir, variants[i], opts.Timeout, opts.FuseMulAdd)
 		if err != nil {
 			return err
 		}
@@ -351,15 +374,6 @@ func checkUndefined(ctx context.Context, dir, host string, k *Kernel, inputs []D
 		return notJudgeable(KindUndefined, "undef", "%s depends on an undef value (with undef fixed to %s and to %s it changes), which LLVM and Metal leave undefined", differ[0], undefFills[0], undefFills[1])
 	}
 	return notJudgeable(KindUndefined, "undef", "%s depend on an undef value (with undef fixed to %s and to %s they change), which LLVM and Metal leave undefined", strings.Join(differ, ", "), undefFills[0], undefFills[1])
-}
-
-// String names the fill for a message: "float -136, integer -91, i1 true".
-func (f undefFill) String() string {
-	v, err := strconv.ParseFloat(f.float, 64)
-	if err != nil {
-		return fmt.Sprintf("float %s, integer %s, i1 %s", f.float, f.integer, f.bit)
-	}
-	return fmt.Sprintf("float %g, integer %s, i1 %s", v, f.integer, f.bit)
 }
 
 // bufferName names a harness buffer for a message.

@@ -153,7 +153,8 @@ done:
 		if strings.Contains(c.body, "%struct.P") {
 			host = "%struct.P = type { float, <2 x i16> }\n" + host
 		}
-		got, changed := undefFills[0].undefVariant(host)
+		vs, changed := undefVariants(host)
+		got := vs[0]
 		if c.kept && (changed || got != host) {
 			t.Errorf("%s: undef replaced, want it kept:\n%s", c.name, got)
 		}
@@ -178,7 +179,8 @@ define void @g() {
 }`
 	want := strings.Replace(strings.Replace(host, "i32 undef, 0", "i32 -91, 0", 1),
 		"{ i32, i32 } undef, i32 %x", "{ i32, i32 } { i32 -91, i32 -91 }, i32 %x", 1)
-	if got, changed := undefFills[0].undefVariant(host); !changed || got != want {
+	vs, changed := undefVariants(host)
+	if got := vs[0]; !changed || got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 }

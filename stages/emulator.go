@@ -5,6 +5,8 @@ import (
 	"errors"
 	"github.com/airpipe/airpipe/compiler/air"
 	"maps"
+	"os"
+	"slices"
 	"strconv"
 	"time"
 
@@ -59,6 +61,24 @@ type EmulatorOptions struct {
 	// device.Facts.SubgroupSize; a device whose facts cannot be read leaves
 	// such kernels unjudged).
 	SIMDWidth int
+	// LavapipeDefaults lets lavapipe compile as it does by default. Without
+	// it the stage asks for a faster compile that computes the same: every
+	// loop marked DontUnroll (spirv.DontUnrollLoops) and, in the child,
+	// GALLIVM_PERF=nopt (llvmpipe skips its LLVM optimisation passes; code
+	// generation is unchanged). Compiling is nearly all of lavapipe's time
+	// on these small grids (FastCompileEnv).
+	LavapipeDefaults bool
+}
+
+// FastCompileEnv is the environment the emulator's children get unless
+// LavapipeDefaults is set: llvmpipe's GALLIVM_PERF flags, with "nopt" added to
+// those of this process's environment.
+func FastCompileEnv() []string {
+	flags := "nopt"
+	if v := os.Getenv("GALLIVM_PERF"); v != "" {
+		flags = v + "," + flags
+	}
+	return []string{"GALLIVM_PERF=" + flags}
 }
 
 // Emulator is the emulator stage: lavapipe runs each translated compute
@@ -107,8 +127,16 @@ func newEmulator(opts EmulatorOptions, onDevice bool) *emulator {
 	if opts.Device == "" {
 		opts.Device = "lavapipe"
 	}
-	return &emulator{opts: opts, onDevice: onDevice, h: harness.New(harness.Options{Device: opts.Device, ChildArgv: opts.ChildArgv, ChildEnv: opts.ChildEnv, ChildMaxRSS: opts.ChildMaxRSS,
-		Timeout: opts.Timeout, SIMDWidth: opts.SIMDWidth, ReferenceCache: opts.ReferenceCache, Version: emulatorVersion, Grid: opts.Grid, BufferSize: opts.BufferSize})}
+	// The device stage runs the translation as it is, on the GPU's own
+	// compiler settings.
+	fast := !onDevice && !opts.LavapipeDefaults
+	env := opts.ChildEnv
+	if fast {
+		env = append(slices.Clip(env), FastCompileEnv()...)
+	}
+	return &emulator{opts: opts, onDevice: onDevice, h: harness.New(harness.Options{Device: opts.Device, ChildArgv: opts.ChildArgv, ChildEnv: env, ChildMaxRSS: opts.ChildMaxRSS,
+		Timeout: opts.Timeout, SIMDWidth: opts.SIMDWidth, ReferenceCache: opts.ReferenceCache, Version: emulatorVersion, Grid: opts.Grid, BufferSize: opts.BufferSize,
+		DontUnrollLoops: fast})}
 }
 
 // reference is the CPU reference of m's entry point (harness.Reference).

@@ -510,6 +510,19 @@ func TestEmulatorChildProcess(t *testing.T) {
 			os.Exit(1)
 		}
 		os.Exit(0)
+	case "serve-fast", "serve-default":
+		// The emulator's children compile fast (GALLIVM_PERF=nopt) unless
+		// the stage was asked for lavapipe's defaults.
+		fast := strings.Contains(os.Getenv("GALLIVM_PERF"), "nopt")
+		if fast != (os.Getenv("AIRPIPE_EMU_CHILD") == "serve-fast") {
+			fmt.Fprintf(os.Stderr, "GALLIVM_PERF=%q in a %s child\n", os.Getenv("GALLIVM_PERF"), os.Getenv("AIRPIPE_EMU_CHILD"))
+			os.Exit(3)
+		}
+		if err := harness.Serve(os.Stdin, os.Stdout); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
 	case "crash":
 		// A driver that dies on the shader (SIGKILL: Go's runtime would
 		// turn a SIGSEGV sent by kill into a panic and exit status 2).
@@ -686,6 +699,54 @@ func TestCompareNaN(t *testing.T) {
 		r := compare(ref, map[int][]byte{c.index: got})
 		if (r.Status == pipeline.Passed) != c.pass {
 			t.Errorf("%s: %s %s %s, want passed=%v", c.name, r.Status, r.Detail, r.Message, c.pass)
+		}
+	}
+}
+
+// TestEmulatorFastCompile judges a kernel with a loop twice through children:
+// with the stage's fast compile (loops marked DontUnroll, GALLIVM_PERF=nopt in
+// the child, which each child checks) and with lavapipe's defaults. Loop
+// controls and llvmpipe's optimisation passes change how long lavapipe
+// compiles, never what the kernel computes: both pass with the same output.
+// A child whose environment is not the one asked for exits, failing its row:
+// the check can fail.
+func TestEmulatorFastCompile(t *testing.T) {
+	emuNeed(t)
+	t.Setenv("GALLIVM_PERF", "")
+	argv := []string{os.Args[0], "-test.run=^TestEmulatorChildProcess$"}
+	run := func(defaults bool, mode string) pipeline.Result {
+		m := emuModule(t, "testdata/emulator/bfloat_gemv.ll")
+		return Emulator(EmulatorOptions{ChildArgv: argv, ChildEnv: []string{"AIRPIPE_EMU_CHILD=" + mode}, LavapipeDefaults: defaults}).Run(context.Background(), m)
+	}
+	fast, slow := run(false, "serve-fast"), run(true, "serve-default")
+	for _, r := range []pipeline.Result{fast, slow} {
+		if r.Status != pipeline.Passed {
+			t.Fatalf("%s %s %q %s", r.Status, r.Code, r.Detail, r.Message)
+		}
+	}
+	if fast.Data["output_sha256"] != slow.Data["output_sha256"] {
+		t.Fatalf("outputs differ: fast %s, defaults %s", fast.Data["output_sha256"], slow.Data["output_sha256"])
+	}
+	if r := run(true, "serve-fast"); r.Code != codes.EmulatorDriverCrash {
+		t.Fatalf("a default-compiling child that expected nopt: %s %s %s", r.Status, r.Code, r.Message)
+	}
+	if r := run(false, "serve-default"); r.Code != codes.EmulatorDriverCrash {
+		t.Fatalf("a fast-compiling child that expected the defaults: %s %s %s", r.Status, r.Code, r.Message)
+	}
+}
+
+// TestEmulatorMarksLoops: the fast compile's loop marking reads the SPIR-V
+// it sends, and refuses words that are not SPIR-V by name; lavapipe's
+// defaults send them as they are (and the driver refuses them).
+func TestEmulatorMarksLoops(t *testing.T) {
+	emuNeed(t)
+	for _, defaults := range []bool{false, true} {
+		m := emuModule(t, "testdata/emulator/saxpy.ll")
+		m.Translation.SPIRV = append([]byte{1, 2, 3, 4}, m.Translation.SPIRV[4:]...)
+		r := Emulator(EmulatorOptions{LavapipeDefaults: defaults}).Run(context.Background(), m)
+		marked := r.Detail == "loop controls" && strings.Contains(r.Message, "magic number")
+		if r.Status != pipeline.Failed || marked == defaults {
+			t.Fatalf("lavapipe defaults %v: %s %s %q %s", defaults, r.Status, r.Code, r.Detail, r.Message)
 		}
 	}
 }

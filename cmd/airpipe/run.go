@@ -86,6 +86,7 @@ type runOptions struct {
 	referenceCache string
 	skipStages     []string
 	fusedRefs      bool
+	lvpDefaults    bool
 	grid           string
 	allowEmpty     bool
 	readerMemory   int64
@@ -118,6 +119,7 @@ func bindRunFlags(fs *pflag.FlagSet, o *runOptions) {
 	fs.StringVar(&o.device, "device", "", "run the device stage on this GPU: auto or a name substring (see 'airpipe devices'); empty: the device stage is unavailable")
 	fs.StringVar(&o.referenceCache, "reference-cache", defaultUserCache("references"), "keep CPU reference results here, so a GPU host without LLVM can judge with references computed elsewhere; empty: none")
 	fs.StringVar(&o.grid, "grid", "", "dispatch every compute kernel over GROUPS/THREADS, e.g. 2x2x1/2x2x1 (threadgroups per grid / threads per threadgroup; x Y and Z may be left out); empty: by the kernel's position dimensions (16 threads in a line, 4x4, or 4x4x2)")
+	fs.BoolVar(&o.lvpDefaults, "lavapipe-defaults", false, "let the emulator's lavapipe compile as it does by default; without it airpipe marks every loop DontUnroll and sets GALLIVM_PERF=nopt (no LLVM optimisation passes), which computes the same by the SPIR-V and Vulkan specifications in a fraction of the time on loop-heavy kernels")
 	fs.BoolVar(&o.fusedRefs, "fused-references", false, "also store, in --reference-cache, the fused-multiply-add reference of every module whose AIR permits contraction (for a GPU host without LLVM)")
 	fs.BoolVar(&o.allowEmpty, "allow-empty", false, "exit 0 even when the paths hold no Metal library (by default such a run exits 4 and is marked incomplete)")
 	fs.Int64Var(&o.readerMemory, "reader-memory", stages.DefaultReaderMemory, "the reader's memory budget per module, in bytes: a module whose estimated cost (128 bytes per bitcode byte plus 1 MiB) exceeds it fails as reader/over-budget without being read")
@@ -198,7 +200,7 @@ func buildStages(o runOptions) ([]pipeline.Stage[*stages.Module], error) {
 	}
 	list := stages.Default(stages.Options{Oracle: o.oracle, ReaderMemory: o.readerMemory,
 		Compile:  stages.CompileOptions{Targets: targets, ChildArgv: child, Timeout: o.timeout},
-		Emulator: stages.EmulatorOptions{ChildArgv: emuChild, ReferenceCache: o.referenceCache, PrecomputeFused: o.fusedRefs, Timeout: o.timeout, Grid: grid},
+		Emulator: stages.EmulatorOptions{ChildArgv: emuChild, ReferenceCache: o.referenceCache, PrecomputeFused: o.fusedRefs, Timeout: o.timeout, Grid: grid, LavapipeDefaults: o.lvpDefaults},
 		Device:   stages.DeviceOptions{Device: o.device, ChildArgv: emuChild, ReferenceCache: o.referenceCache, Timeout: o.timeout, Grid: grid},
 	})
 	if o.stageConfig != "" {
@@ -406,7 +408,7 @@ func executeRun(ctx context.Context, o runOptions, plan runPlan, stdout, stderr 
 			return x
 		},
 		Key: stages.Key, Stages: plan.list, Jobs: o.jobs, Timeout: o.timeout, Cache: cache,
-		CacheSalt: fingerprint(meta.ToolVersions) + "device=" + o.device + ";grid=" + o.grid,
+		CacheSalt: fingerprint(meta.ToolVersions) + "device=" + o.device + ";grid=" + o.grid + ";lavapipe-defaults=" + strconv.FormatBool(o.lvpDefaults),
 		Sink: func(d pipeline.Done[*stages.Module]) error {
 			if cutShort(d.Results) {
 				cut++

@@ -23,6 +23,7 @@ import (
 
 	"github.com/airpipe/airpipe/compiler/cpuref"
 	"github.com/airpipe/airpipe/compiler/judge"
+	"github.com/airpipe/airpipe/compiler/spirv"
 	"github.com/airpipe/airpipe/device"
 	"github.com/airpipe/airpipe/internal/codes"
 )
@@ -60,6 +61,11 @@ type Options struct {
 	// Version names the verdicts the references serve (the emulator
 	// stage's version): it is part of every reference's cache key.
 	Version string
+	// DontUnrollLoops marks every loop of the SPIR-V Run sends DontUnroll
+	// (spirv.DontUnrollLoops): a request to the driver's compiler that
+	// leaves what the module computes unchanged and spares lavapipe the
+	// compile time of fully unrolled loops.
+	DontUnrollLoops bool
 }
 
 // Harness is one device's harness, shared by a stage's workers: the device
@@ -142,6 +148,13 @@ func (h *Harness) abandon(d *device.Device) {
 // Run runs q: in a child when Options.ChildArgv is set, else on the shared
 // device. A reply without Buffers carries the verdict that stopped it.
 func (h *Harness) Run(ctx context.Context, q Request) Reply {
+	if h.opts.DontUnrollLoops {
+		b, _, err := spirv.DontUnrollLoops(q.SPIRV)
+		if err != nil {
+			return Reply{Name: q.Name, Verdict: fail(codes.EmulatorInterfaceMismatch, "loop controls", "marking the SPIR-V's loops DontUnroll: "+err.Error())}
+		}
+		q.SPIRV = b
+	}
 	if len(h.opts.ChildArgv) > 0 {
 		return h.Children().Run(ctx, q, h.ChildTimeout())
 	}

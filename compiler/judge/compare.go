@@ -38,13 +38,14 @@ func Compare(ref *cpuref.Result, got map[int][]byte) Verdict {
 			return fail(codes.EmulatorMismatch, fmt.Sprintf("render target %d", n),
 				fmt.Sprintf("the AIR function writes render target %d; the SPIR-V has no colour output at location %d", n, n))
 		}
+		kinds := kindsOf(ref.Kernel, want.Index)
 		for w := 0; w*4 < len(want.Bytes); w++ {
 			a, b, c := Word(want.Bytes, w), Word(have, w), Word(in, w)
 			words++
 			if a != c || b != c {
 				changed++
 			}
-			kind := kindOfWord(ref.Kernel, want.Index, w)
+			kind := kinds.at(w)
 			if kind != wordBits {
 				typed++
 			}

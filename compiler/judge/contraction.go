@@ -29,9 +29,10 @@ func ContractionOnly(unfused, fused *cpuref.Result, got map[int][]byte) (Verdict
 		if alt.Index != want.Index || len(alt.Bytes) != len(want.Bytes) || !ok {
 			return Verdict{}, false
 		}
+		kinds := kindsOf(unfused.Kernel, want.Index)
 		for w := 0; w*4 < len(want.Bytes); w++ {
 			a, f, b := Word(want.Bytes, w), Word(alt.Bytes, w), Word(have, w)
-			same := kindOfWord(unfused.Kernel, want.Index, w).sameValue
+			same := kinds.at(w).sameValue
 			if !same(a, f) {
 				sensitive++
 			}

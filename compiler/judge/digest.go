@@ -28,8 +28,9 @@ func Digest(ref *cpuref.Result, got map[int][]byte) string {
 		have := got[o.Index]
 		put(uint32(o.Index))
 		put(uint32(len(have)))
+		kinds := kindsOf(ref.Kernel, o.Index)
 		for w := 0; w*4 < len(have); w++ {
-			put(kindOfWord(ref.Kernel, o.Index, w).canonical(Word(have, w)))
+			put(kinds.at(w).canonical(Word(have, w)))
 		}
 	}
 	return hex.EncodeToString(h.Sum(nil))

@@ -94,6 +94,36 @@ func kindOfWord(k *cpuref.Kernel, index, w int) wordKind {
 	return wordBits
 }
 
+// outputKinds is kindOfWord for every word of one output, worked out once
+// per output rather than once per word (Compare and Digest ask for every
+// word of every output): the kinds repeat with a period, one word for most
+// outputs, a record for a vertex shader's outputs, an element for a buffer
+// of structs.
+type outputKinds []wordKind
+
+// kindsOf is the outputKinds of the output with harness index index.
+func kindsOf(k *cpuref.Kernel, index int) outputKinds {
+	period := 1
+	switch {
+	case k.Stage == air.Vertex && index == cpuref.OutputBuffer && len(k.Outputs) > 0:
+		period = 4 * len(k.Outputs) // floatWord: output w/4 of the record
+	default:
+		for _, b := range k.Buffers {
+			if b.Index == index && len(b.Members) > 0 && b.ElementSize > 0 && b.ElementSize%4 == 0 {
+				period = b.ElementSize / 4 // memberKind: the word's offset in its element
+			}
+		}
+	}
+	ks := make(outputKinds, period)
+	for w := range ks {
+		ks[w] = kindOfWord(k, index, w)
+	}
+	return ks
+}
+
+// at is the kind of word w.
+func (ks outputKinds) at(w int) wordKind { return ks[w%len(ks)] }
+
 // memberKind is the kind of word w of a buffer of structs: the kind of
 // the member that holds the word's bytes (air.struct_type_info), e.g.
 // float for Metal's atomic<float> (metal::_atomic { float __s; }). A word

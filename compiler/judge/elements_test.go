@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/airpipe/airpipe/compiler/air"
 	"github.com/airpipe/airpipe/compiler/cpuref"
 )
 
@@ -159,5 +160,48 @@ func TestElementKindAsTrim(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestKindsOfAsKindOfWord: the per-output table Compare and Digest read
+// gives every word the kind kindOfWord gives it, for outputs of every
+// shape: plain and typed buffers, buffers of structs (element sizes that
+// are and are not multiples of 4), a vertex shader's output records,
+// render targets, depth, writable textures.
+func TestKindsOfAsKindOfWord(t *testing.T) {
+	structs := cpuref.Buffer{Index: 1, TypeName: "S", ElementSize: 12, Members: []cpuref.Member{
+		{Offset: 0, Size: 4, TypeName: "float"}, {Offset: 4, Size: 2, TypeName: "half"}, {Offset: 6, Size: 2, TypeName: "ushort"}, {Offset: 8, Size: 4, TypeName: "int"}}}
+	odd := cpuref.Buffer{Index: 2, TypeName: "T", ElementSize: 6, Members: []cpuref.Member{{Offset: 0, Size: 4, TypeName: "float"}}}
+	kernel := &cpuref.Kernel{Stage: air.Kernel, Buffers: []cpuref.Buffer{{Index: 0, TypeName: "half4"}, structs, odd, {Index: 3, TypeName: "uint"}},
+		Textures: []cpuref.Texture{{Index: 0, Kind: 'f', Access: "write"}, {Index: 1, Kind: 'u', Access: "read_write"}}}
+	vertex := &cpuref.Kernel{Stage: air.Vertex, Buffers: []cpuref.Buffer{{Index: cpuref.OutputBuffer, TypeName: "float"}},
+		Outputs: []cpuref.VertexOutput{{Kind: 'f', Components: 4}, {Kind: 'u', Components: 1}, {Kind: 'f', Components: 2}}}
+	fragment := &cpuref.Kernel{Stage: air.Fragment, Targets: []cpuref.RenderTarget{{Index: 0, Kind: 'f'}, {Index: 2, Kind: 'i'}}}
+	tests := []struct {
+		name    string
+		k       *cpuref.Kernel
+		indices []int
+	}{
+		{"kernel buffers and textures", kernel, []int{0, 1, 2, 3, 7, cpuref.StorageTextureBase, cpuref.StorageTextureBase + 1, cpuref.DepthBuffer}},
+		{"vertex records", vertex, []int{cpuref.OutputBuffer, 0}},
+		{"render targets", fragment, []int{cpuref.RenderTargetBase, cpuref.RenderTargetBase + 1, cpuref.RenderTargetBase + 2, cpuref.DepthBuffer}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			kinds := map[wordKind]bool{}
+			for _, index := range tc.indices {
+				ks := kindsOf(tc.k, index)
+				for w := range 200 {
+					want := kindOfWord(tc.k, index, w)
+					kinds[want] = true
+					if got := ks.at(w); got != want {
+						t.Fatalf("output %d word %d: %s, kindOfWord says %s", index, w, got, want)
+					}
+				}
+			}
+			if len(kinds) < 2 {
+				t.Fatalf("only %v: the case tells no kinds apart", kinds)
+			}
+		})
 	}
 }

@@ -76,8 +76,9 @@ func PermittedOnly(refs []*cpuref.Result, got map[int][]byte) (Verdict, bool) {
 				return Verdict{}, false
 			}
 		}
+		kinds := kindsOf(base.Kernel, want.Index)
 		for w := 0; w*4 < len(want.Bytes); w++ {
-			kind := kindOfWord(base.Kernel, want.Index, w)
+			kind := kinds.at(w)
 			same := kind.sameValue
 			b := Word(have, w)
 			matched, fixed := false, true

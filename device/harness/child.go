@@ -33,7 +33,7 @@ func Serve(r io.Reader, w io.Writer) error {
 		if q.Kernel == nil {
 			return Reply{Name: q.Name, Verdict: fail(codes.EmulatorDriverError, "request", fmt.Sprintf("request %q has no kernel", q.Name))}
 		}
-		return serveRequest(devs, q)
+		return onlyChanges(q, serveRequest(devs, q))
 	})
 	if err != nil {
 		return fmt.Errorf("emulator child: %w", err)
@@ -105,6 +105,9 @@ func (c *Children) Run(ctx context.Context, q Request, timeout time.Duration) Re
 	var rep Reply
 	if err := json.Unmarshal(line, &rep); err != nil {
 		return Reply{Verdict: fail(codes.EmulatorDriverCrash, "bad reply", fmt.Sprintf("the emulator child's reply does not parse: %v", err))}
+	}
+	if rep, err = withChanges(q, rep); err != nil {
+		return Reply{Verdict: fail(codes.EmulatorDriverCrash, "bad reply", "the emulator child's reply: "+err.Error())}
 	}
 	return rep
 }

@@ -38,6 +38,10 @@ type Request struct {
 type Reply struct {
 	Name    string         `json:"name"`
 	Buffers map[int][]byte `json:"buffers,omitempty"`
+	// Changes, on the way from a child to its parent only, holds the
+	// buffers that travel as the spans the device changed in their input
+	// (onlyChanges); the parent moves them back into Buffers.
+	Changes map[int][]Span `json:"changes,omitempty"`
 	// Verdict is the failure when Buffers is nil.
 	Verdict judge.Verdict `json:"verdict"`
 	Micros  int64         `json:"micros"`

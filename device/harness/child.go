@@ -30,6 +30,10 @@ func Serve(r io.Reader, w io.Writer) error {
 		}
 	}()
 	err := proc.Serve(r, w, func(q Request) Reply {
+		q, err := readInputFile(q)
+		if err != nil {
+			return Reply{Name: q.Name, Verdict: fail(codes.EmulatorDriverError, "request", fmt.Sprintf("request %q: its input file: %v", q.Name, err))}
+		}
 		if q.Kernel == nil {
 			return Reply{Name: q.Name, Verdict: fail(codes.EmulatorDriverError, "request", fmt.Sprintf("request %q has no kernel", q.Name))}
 		}
@@ -84,7 +88,13 @@ func NewChildren(argv, env []string, maxRSS uint64) *Children {
 // Run sends q to an idle child (starting one when none is idle) and returns
 // its reply, or the failure that ended the child.
 func (c *Children) Run(ctx context.Context, q Request, timeout time.Duration) Reply {
-	in, err := json.Marshal(q)
+	sent := q
+	if s, remove, err := withInputFile("", q); err == nil {
+		// Without the file (none can be made) the bytes go in the line.
+		sent = s
+		defer remove()
+	}
+	in, err := json.Marshal(sent)
 	if err != nil {
 		return Reply{Verdict: fail(codes.EmulatorDriverError, "request", err.Error())}
 	}

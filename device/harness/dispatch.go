@@ -30,6 +30,11 @@ type Request struct {
 	Draw *Draw `json:"draw,omitempty"`
 	// Capture, for a vertex shader, is the capture: vertices, attributes, output slots.
 	Capture *Capture `json:"capture,omitempty"`
+	// InputFile, on the way from a parent to a child only, names the file
+	// holding the buffers' bytes, InputSizes (in Buffers' order) long each,
+	// which the line then leaves out (withInputFile).
+	InputFile  string `json:"input_file,omitempty"`
+	InputSizes []int  `json:"input_sizes,omitempty"`
 }
 
 // Reply is what the device left in each buffer, by Metal index (render

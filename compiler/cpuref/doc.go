@@ -153,12 +153,13 @@
 // every texture argument.
 //
 // Undefined values (undef.go): when a function body uses undef scalars, vectors or aggregates of them, the
-// function is built and run twice more, each undef fixed to one of two constants
-// (undefFills); an output on which the two runs differ depends on a value LLVM and Metal
-// leave undefined (KindUndefined). The two are compared with each other, not with the
-// reference, whose undef is whatever a register held and may change between runs. Undef that
+// function is built twice, each undef fixed to one of two constants (undefFills): the
+// first build is the reference (its input families and outputs), the second runs on the
+// inputs the first chose; an output on which the two differ depends on a value LLVM and
+// Metal leave undefined (KindUndefined). The function as it is, whose undef is whatever a
+// register held and may change between runs, is never the reference then. Undef that
 // provably reaches no value (undefdead.go: insertion bases whose undef lanes and members are
-// all overwritten or never read) is not fixed, and a module with only such needs no more builds.
+// all overwritten or never read) is not fixed, and a module with only such is built once, as it is.
 //
 // Writable textures (storage.go). An air.texture argument with write or read_write
 // access (Texture.Writable; Param.Storage) is a 1D, 2D, 3D or cube texture (6 faces,

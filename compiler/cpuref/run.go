@@ -415,6 +415,14 @@ func runText(ctx context.Context, ll, entry string, opts Options, usesSIMD *bool
 		}
 		defer os.RemoveAll(dir)
 	}
+	// A host whose undefs may reach a value runs as its first undef
+	// variant (undef.go): a build fewer than running the host as it is and
+	// both variants besides, and an undef is then one fixed value rather
+	// than whatever a register held.
+	variants, undef := undefVariants(host)
+	if undef {
+		host = variants[0]
+	}
 	prog, err := build(ctx, dir, host, opts.Timeout, opts.FuseMulAdd)
 	if err != nil {
 		return nil, err
@@ -429,8 +437,8 @@ func runText(ctx context.Context, ll, entry string, opts Options, usesSIMD *bool
 	if err == nil && opts.approx && opts.Substitution != nil {
 		res.Substituted, err = readApproxStats(dir)
 	}
-	if err == nil {
-		err = checkUndefined(ctx, dir, host, k, res.Inputs, opts) // undef.go
+	if err == nil && undef {
+		err = checkUndefined(ctx, dir, variants[1], k, res.Inputs, res.Outputs, opts) // undef.go
 	}
 	if err != nil {
 		return nil, err

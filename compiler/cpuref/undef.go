@@ -18,9 +18,10 @@ import (
 // feeding a phi's undef, as in a texture-type dispatch where no case holds — computes
 // nothing Metal defines, and the device's value would be compared with an arbitrary one.
 // So when the host module's function bodies use undef scalars, vectors or aggregates of
-// them, the function is built twice more, each of them replaced by one of two fixed
-// constants (undefFills; an aggregate's members each theirs), and both run on the
-// reference's inputs; outputs on which the two differ are set aside as KindUndefined. An
+// them, the function is built twice, each of them replaced by one of two fixed constants
+// (undefFills; an aggregate's members each theirs): the first is the reference (its input
+// families, its outputs), the second runs on the inputs the first chose; outputs on which
+// the two differ are set aside as KindUndefined. An
 // undef that provably reaches no value (undefdead.go: an insertelement or insertvalue base
 // whose every undef lane or member is overwritten, or read by nothing, before it could reach
 // one) is left as it is, so a module whose undefs are all such needs no more builds; one
@@ -335,35 +336,30 @@ func (f undefFill) structConstant(body, open, close string, named map[string]str
 	return open + strings.Join(parts, ", ") + close, true
 }
 
-// checkUndefined builds host's two undef variants (undefFills), when it has any, and runs
-// both on inputs (the inputs the reference's outputs came from): every output on which they
-// differ is KindUndefined, named in buffer order. The two variants are compared with each
-// other, not with the reference itself, whose undef is whatever a register or stack slot
-// held: that can differ from one run to the next, and a verdict must not.
-func checkUndefined(ctx context.Context, dir, host string, k *Kernel, inputs []Data, opts Options) error {
-	variants, changed := undefVariants(host)
-	if !changed {
-		return nil
+// checkUndefined builds the second undef variant, other, of a host whose first variant
+// (undefFills[0]) gave the reference's outputs from inputs, and runs it on the same inputs:
+// every output on which the two differ is KindUndefined, named in buffer order. The two
+// fixed fills are compared with each other, never with the host as it is, whose undef is
+// whatever a register or stack slot held: that can differ from one run to the next, and a
+// verdict must not.
+func checkUndefined(ctx context.Context, dir, other string, k *Kernel, inputs, outputs []Data, opts Options) error {
+	vdir := filepath.Join(dir, "undef1")
+	if err := os.MkdirAll(vdir, 0o755); err != nil {
+		return err
 	}
-	var runs [len(undefFills)][]Data
-	for i, f := range undefFills {
-		vdir := filepath.Join(dir, fmt.Sprintf("undef%d", i))
-		if err := os.MkdirAll(vdir, 0o755); err != nil {
-			return err
-		}
-		prog, err := build(ctx, vdir, variants[i], opts.Timeout, opts.FuseMulAdd)
-		if err != nil {
-			return err
-		}
-		if runs[i], err = execute(ctx, vdir, prog, k, inputs, opts); err != nil {
-			// A variant failing where the reference ran (an undef index out of bounds,
-			// an undef divisor) is the same dependence.
-			return notJudgeable(KindUndefined, "undef", "with its undef values fixed to %s the function does not run as it did (%v): it depends on a value LLVM and Metal leave undefined", f, err)
-		}
+	prog, err := build(ctx, vdir, other, opts.Timeout, opts.FuseMulAdd)
+	if err != nil {
+		return err
+	}
+	got, err := execute(ctx, vdir, prog, k, inputs, opts)
+	if err != nil {
+		// The second variant failing where the first ran (an undef index out of
+		// bounds, an undef divisor) is the same dependence.
+		return notJudgeable(KindUndefined, "undef", "with its undef values fixed to %s the function does not run as with %s (%v): it depends on a value LLVM and Metal leave undefined", undefFills[1], undefFills[0], err)
 	}
 	var differ []string
-	for i, o := range runs[0] {
-		if i < len(runs[1]) && !bytes.Equal(o.Bytes, runs[1][i].Bytes) {
+	for i, o := range outputs {
+		if i < len(got) && !bytes.Equal(o.Bytes, got[i].Bytes) {
 			differ = append(differ, bufferName(k, o.Index))
 		}
 	}

@@ -30,6 +30,21 @@ var (
 	intrinsicUse = regexp.MustCompile(`call ([^@]+?) @(llvm\.[A-Za-z0-9_.]+)\(([^)]*)\)`)
 )
 
+// fastFlagWords are the words fastFlags needs one of, each after a space:
+// a line without any has nothing for it to replace (the regexp over every
+// instruction line was most of rewrite's time).
+var fastFlagWords = []string{" fast", " nnan", " ninf", " nsz", " arcp", " contract", " afn", " reassoc"}
+
+// hasFastFlag reports whether l holds one of fastFlagWords.
+func hasFastFlag(l string) bool {
+	for _, w := range fastFlagWords {
+		if strings.Contains(l, w) {
+			return true
+		}
+	}
+	return false
+}
+
 // rewrite turns llvm-dis text of an AIR module into a host module whose
 // airpipe_thread(ptr buffers, ptr ids) runs one thread of the kernel.
 //
@@ -130,8 +145,12 @@ func rewrite(t *textModule, k *Kernel, approx bool) (string, error) {
 			if approx {
 				l = divisionCall(l, divisions)
 			}
-			l = fastFlags.ReplaceAllString(l, "$1 ")
-			l = fpmath.ReplaceAllString(l, "")
+			if hasFastFlag(l) {
+				l = fastFlags.ReplaceAllString(l, "$1 ")
+			}
+			if strings.Contains(l, ", !fpmath !") {
+				l = fpmath.ReplaceAllString(l, "")
+			}
 			l = addSite(l, i)
 		}
 		b.WriteString(l)

@@ -114,3 +114,20 @@ func TestRewriteNamesEveryBlocker(t *testing.T) {
 		t.Fatalf("blockers %q, want %q", got, want)
 	}
 }
+
+// FuzzFastFlagFilter: a line hasFastFlag turns away is one fastFlags would
+// leave as it is, and one without ", !fpmath !" one fpmath would (rewrite
+// skips both regexps on such lines).
+func FuzzFastFlagFilter(f *testing.F) {
+	f.Add("  %3 = fmul fast float %1, %2, !fpmath !4")
+	f.Add("  %r = call nnan ninf float @llvm.sqrt.f32(float %x)")
+	f.Add("  %p = phi reassoc float [ 0.0, %a ]")
+	f.Fuzz(func(t *testing.T, l string) {
+		if !hasFastFlag(l) && fastFlags.ReplaceAllString(l, "$1 ") != l {
+			t.Fatalf("%q: fastFlags changes a line hasFastFlag skips", l)
+		}
+		if !strings.Contains(l, ", !fpmath !") && fpmath.ReplaceAllString(l, "") != l {
+			t.Fatalf("%q: fpmath changes a line the filter skips", l)
+		}
+	})
+}

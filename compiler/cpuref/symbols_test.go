@@ -21,3 +21,41 @@ func TestRenameInternal(t *testing.T) {
 		}
 	}
 }
+
+// bracket marks a token, to see which spans a replacement took.
+func bracket(tok string) string { return "[" + tok + "]" }
+
+// TestReplaceGlobalNames: the hand-written scan replaces exactly what the
+// globalName regexp's ReplaceAllStringFunc does, on names llvm-dis writes
+// and on the corners of the pattern (an escape before a newline, an
+// unclosed quote, invalid UTF-8 after a backslash, a lone '@').
+func TestReplaceGlobalNames(t *testing.T) {
+	for _, s := range []string{
+		"",
+		"no names at all",
+		"call void @f(ptr @g, i32 1), !dbg !3",
+		`@"quoted name"(@"esc\"aped", @"\5Cback\\slash")`,
+		"@\"over\nlines\" @bare.name-$_9",
+		"@\"escaped newline \\\n\" @next",
+		`@"unclosed @inner`,
+		"@\"\\\xff\" @\"\xc3\xa9\" @",
+		"@@x @\"\" @-",
+		"email me@example.org @x.y@z",
+	} {
+		want := globalName.ReplaceAllStringFunc(s, bracket)
+		if got := replaceGlobalNames(s, bracket); got != want {
+			t.Errorf("%q:\n got %q\nwant %q", s, got, want)
+		}
+	}
+}
+
+func FuzzReplaceGlobalNames(f *testing.F) {
+	f.Add(`define internal void @"a\"b"(ptr @c) { call @d.e() }`)
+	f.Add("@\"x\\\ny\" @\xff")
+	f.Fuzz(func(t *testing.T, s string) {
+		want := globalName.ReplaceAllStringFunc(s, bracket)
+		if got := replaceGlobalNames(s, bracket); got != want {
+			t.Fatalf("%q:\n got %q\nwant %q", s, got, want)
+		}
+	})
+}

@@ -40,16 +40,25 @@ func Compile(o CompileOptions) pipeline.Stage[*Module] {
 	for i, t := range o.Targets {
 		pools[i] = device.NewCompilerPool(t, o.ChildArgv, o.Timeout)
 	}
+	built := &spirvAnswers[compiled]{} // one run's compiles, by target and SPIR-V (samespirv.go)
 	return pipeline.Stage[*Module]{
 		Name: "compile", Version: compileVersion + "+" + strings.Join(o.Targets, ","),
 		Needs: []string{ArtifactTranslation},
-		Run:   func(ctx context.Context, m *Module) pipeline.Result { return compileModule(ctx, m, pools) },
+		Run:   func(ctx context.Context, m *Module) pipeline.Result { return compileModule(ctx, m, pools, built) },
 		// Compiling leaves nothing in memory for later stages.
 		Restore: func(context.Context, *Module, pipeline.Result) error { return nil },
 	}
 }
 
-func compileModule(_ context.Context, m *Module, pools []*device.CompilerPool) pipeline.Result {
+// compiled is one target's answer on one SPIR-V module: its statistics,
+// or the error that stopped it.
+type compiled struct {
+	name  string
+	stats device.Stats
+	err   error
+}
+
+func compileModule(_ context.Context, m *Module, pools []*device.CompilerPool, built *spirvAnswers[compiled]) pipeline.Result {
 	tr := m.Translation
 	if tr == nil {
 		return pipeline.Fail(codes.TranslateNoIR, "translate", "no SPIR-V in memory: the translate stage did not run (--skip-stages)")
@@ -57,15 +66,25 @@ func compileModule(_ context.Context, m *Module, pools []*device.CompilerPool) p
 	data := map[string]string{}
 	var names []string
 	for _, p := range pools {
-		c, err := p.Get()
-		if err != nil {
-			return pipeline.Unavailablef("compile target %s: %v", p.Target(), err)
+		wg := workgroupOf(m)
+		key := spirvKey(tr.SPIRV, p.Target(), string(tr.Reflection.Stage), tr.Entry, fmt.Sprint(wg))
+		got, _ := built.do(key, func() (compiled, bool) {
+			c, err := p.Get()
+			if err != nil {
+				return compiled{err: err}, false
+			}
+			stats, err := device.CompileEntry(c, string(tr.Reflection.Stage), tr.SPIRV, tr.Entry, wg)
+			p.Put(c)
+			// A driver's acceptance is kept; a rejection, crash or loss
+			// is compiled again by the next module that needs it.
+			return compiled{name: c.Target().Name, stats: stats, err: err}, err == nil
+		})
+		if got.name == "" {
+			return pipeline.Unavailablef("compile target %s: %v", p.Target(), got.err)
 		}
-		stats, err := device.CompileEntry(c, string(tr.Reflection.Stage), tr.SPIRV, tr.Entry, workgroupOf(m))
-		p.Put(c)
-		name := c.Target().Name
-		if err != nil {
-			return compileFailure(name, err)
+		name, stats := got.name, got.stats
+		if got.err != nil {
+			return compileFailure(name, got.err)
 		}
 		names = append(names, name)
 		for _, k := range stats.Keys() {

@@ -70,12 +70,19 @@ func TestCompileStage(t *testing.T) {
 	if r.Data["radv-navi21.VGPRs"] == "" {
 		t.Errorf("no RADV statistics in %v", r.Data)
 	}
+	r0 := r
 	r = st.Run(context.Background(), mod(bad))
 	if r.Status != pipeline.Failed || (r.Code != codes.CompileDriverCrash && r.Code != codes.CompileDriverRejected && r.Code != codes.CompileSPIRVRejected) {
 		t.Fatalf("invalid module: %+v", r)
 	}
-	if r = st.Run(context.Background(), mod(good)); r.Status != pipeline.Passed {
+	// Another kernel than the first, which the run already compiled (and
+	// would not compile again: samespirv.go), so that the driver runs.
+	if r = st.Run(context.Background(), mod(assemble(t, "argmul.spvasm"))); r.Status != pipeline.Passed {
 		t.Fatalf("compiling after a driver failure: %+v", r)
+	}
+	// The same words again take the first compile's answer, statistics and all.
+	if again := st.Run(context.Background(), mod(good)); again.Status != pipeline.Passed || again.Data["radv-navi21.VGPRs"] != r0.Data["radv-navi21.VGPRs"] {
+		t.Fatalf("the same kernel again: %+v", again)
 	}
 	absent := Compile(CompileOptions{Targets: []string{"no-such-gpu-xyz"}, ChildArgv: []string{exe, "__compile-child"}})
 	if r = absent.Run(context.Background(), mod(good)); r.Status != pipeline.Unavailable || !strings.Contains(r.Message, "no-such-gpu-xyz") {

@@ -2,6 +2,8 @@ package stages
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"strings"
@@ -24,13 +26,14 @@ const translateVersion = "5"
 // translated as the callee of airpipe's wrapper kernel (libwrap.EntryFor),
 // its row data function_kind=library.
 func Translate() pipeline.Stage[*Module] {
+	valid := &spirvAnswers[error]{} // one run's spirv-val verdicts (samespirv.go)
 	return pipeline.Stage[*Module]{
 		Name: "translate", Version: translateVersion,
 		Needs: []string{ArtifactIR}, Provides: []string{ArtifactTranslation, ArtifactSPIRVFile},
 		// The entry point is the row's function: this stage and every
 		// later one are keyed by (bitcode, function).
 		Refine: FunctionKey,
-		Run:    translateModule,
+		Run:    func(ctx context.Context, m *Module) pipeline.Result { return translateWith(ctx, m, valid) },
 		// A cached pass only needs the SPIR-V in memory again: translation
 		// is deterministic and spirv-val already judged it.
 		Restore: func(_ context.Context, m *Module, _ pipeline.Result) error {
@@ -48,7 +51,14 @@ func Translate() pipeline.Stage[*Module] {
 	}
 }
 
-func translateModule(ctx context.Context, m *Module) (r pipeline.Result) {
+// translateModule is the stage's work on m, validating on its own.
+func translateModule(ctx context.Context, m *Module) pipeline.Result {
+	return translateWith(ctx, m, nil)
+}
+
+// translateWith is translateModule with spirv-val's verdicts shared through
+// valid (nil: none shared).
+func translateWith(ctx context.Context, m *Module, valid *spirvAnswers[error]) (r pipeline.Result) {
 	if m.IR == nil {
 		return pipeline.Fail(codes.TranslateNoIR, "reader", "no in-memory module: the reader stage did not run (--skip-stages)")
 	}
@@ -67,13 +77,29 @@ func translateModule(ctx context.Context, m *Module) (r pipeline.Result) {
 	if err != nil {
 		return translateFailure(err)
 	}
-	if err := spirv.Validate(ctx, out.SPIRV); err != nil {
+	if err := validate(ctx, valid, out.SPIRV); err != nil {
 		return validationFailure(ctx, err)
 	}
 	m.Translation = out
 	r = pipeline.Pass()
-	r.Data = map[string]string{"entry": out.Entry, "stage": string(ep.Stage), "spirv_bytes": fmt.Sprint(len(out.SPIRV))}
+	sum := sha256.Sum256(out.SPIRV)
+	r.Data = map[string]string{"entry": out.Entry, "stage": string(ep.Stage), "spirv_bytes": fmt.Sprint(len(out.SPIRV)), "spirv_sha256": hex.EncodeToString(sum[:])}
 	return r
+}
+
+// validate is spirv.Validate on words, once per distinct module of the run
+// when valid is set: the validator's acceptance or rejection is kept, a
+// validator that crashed, ran out or was cancelled is run again.
+func validate(ctx context.Context, valid *spirvAnswers[error], words []byte) error {
+	if valid == nil {
+		return spirv.Validate(ctx, words)
+	}
+	err, _ := valid.do(spirvKey(words, spirv.TargetEnv), func() (error, bool) {
+		err := spirv.Validate(ctx, words)
+		var v *spirv.ValidationError
+		return err, ctx.Err() == nil && (err == nil || errors.As(err, &v))
+	})
+	return err
 }
 
 // validationFailure is the result of a spirv-val run that returned err:

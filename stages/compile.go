@@ -9,6 +9,7 @@ import (
 
 	"github.com/airpipe/airpipe/device"
 	"github.com/airpipe/airpipe/internal/codes"
+	"github.com/airpipe/airpipe/internal/memo"
 	"github.com/airpipe/airpipe/pipeline"
 )
 
@@ -40,7 +41,7 @@ func Compile(o CompileOptions) pipeline.Stage[*Module] {
 	for i, t := range o.Targets {
 		pools[i] = device.NewCompilerPool(t, o.ChildArgv, o.Timeout)
 	}
-	built := &spirvAnswers[compiled]{} // one run's compiles, by target and SPIR-V (samespirv.go)
+	built := &memo.Answers[compiled]{} // one run's compiles, by target and SPIR-V (memo, samespirv.go)
 	return pipeline.Stage[*Module]{
 		Name: "compile", Version: compileVersion + "+" + strings.Join(o.Targets, ","),
 		Needs: []string{ArtifactTranslation},
@@ -58,7 +59,7 @@ type compiled struct {
 	err   error
 }
 
-func compileModule(_ context.Context, m *Module, pools []*device.CompilerPool, built *spirvAnswers[compiled]) pipeline.Result {
+func compileModule(_ context.Context, m *Module, pools []*device.CompilerPool, built *memo.Answers[compiled]) pipeline.Result {
 	tr := m.Translation
 	if tr == nil {
 		return pipeline.Fail(codes.TranslateNoIR, "translate", "no SPIR-V in memory: the translate stage did not run (--skip-stages)")
@@ -68,7 +69,7 @@ func compileModule(_ context.Context, m *Module, pools []*device.CompilerPool, b
 	for _, p := range pools {
 		wg := workgroupOf(m)
 		key := spirvKey(tr.SPIRV, p.Target(), string(tr.Reflection.Stage), tr.Entry, fmt.Sprint(wg))
-		got, _ := built.do(key, func() (compiled, bool) {
+		got, _ := built.Do(key, func() (compiled, bool) {
 			c, err := p.Get()
 			if err != nil {
 				return compiled{err: err}, false

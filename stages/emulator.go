@@ -136,7 +136,7 @@ func newEmulator(opts EmulatorOptions, onDevice bool) *emulator {
 	}
 	return &emulator{opts: opts, onDevice: onDevice, h: harness.New(harness.Options{Device: opts.Device, ChildArgv: opts.ChildArgv, ChildEnv: env, ChildMaxRSS: opts.ChildMaxRSS,
 		Timeout: opts.Timeout, SIMDWidth: opts.SIMDWidth, ReferenceCache: opts.ReferenceCache, Version: emulatorVersion, Grid: opts.Grid, BufferSize: opts.BufferSize,
-		DontUnrollLoops: fast})}
+		DontUnrollLoops: fast, ShareRuns: !onDevice})}
 }
 
 // reference is the CPU reference of m's entry point (harness.Reference).
@@ -253,6 +253,9 @@ func (e *emulator) run(ctx context.Context, m *Module) pipeline.Result {
 	if f := rep.Facts; f != nil {
 		r.Data["emulator_device"] = f.Name
 		r.Data["emulator_driver"] = f.DriverInfo
+	}
+	if rep.Shared {
+		r.Data["shared_run"] = "an identical request (SPIR-V, inputs, grid, interface, draw or capture) ran on the device earlier in this run: its output is this row's, judged against this row's own reference"
 	}
 	digest := judge.Digest(ref, got)
 	r.Data["output_sha256"] = digest

@@ -750,3 +750,35 @@ func TestEmulatorMarksLoops(t *testing.T) {
 		}
 	}
 }
+
+// TestEmulatorSharesIdenticalRuns: a second module whose request to lavapipe
+// is the first's (here the same fixture, as library variants are) takes the
+// first's run, says so in its data and is judged as the first was; a run that
+// failed is not shared; the device stage's emulator never shares (it reruns
+// a mismatch to tell a flaky device).
+func TestEmulatorSharesIdenticalRuns(t *testing.T) {
+	emuNeed(t)
+	st := Emulator(EmulatorOptions{})
+	first := st.Run(context.Background(), emuModule(t, "testdata/emulator/saxpy.ll"))
+	second := st.Run(context.Background(), emuModule(t, "testdata/emulator/saxpy.ll"))
+	if first.Status != pipeline.Passed || second.Status != pipeline.Passed {
+		t.Fatalf("%s %s / %s %s", first.Status, first.Message, second.Status, second.Message)
+	}
+	if first.Data["shared_run"] != "" || second.Data["shared_run"] == "" || first.Data["output_sha256"] != second.Data["output_sha256"] {
+		t.Fatalf("first shared %q, second %q; digests %s %s", first.Data["shared_run"], second.Data["shared_run"], first.Data["output_sha256"], second.Data["output_sha256"])
+	}
+	// A run that crashed its child: the second module runs again (and crashes again).
+	argv := []string{os.Args[0], "-test.run=^TestEmulatorChildProcess$"}
+	crashing := Emulator(EmulatorOptions{ChildArgv: argv, ChildEnv: []string{"AIRPIPE_EMU_CHILD=crash"}})
+	for range 2 {
+		if r := crashing.Run(context.Background(), emuModule(t, "testdata/emulator/saxpy.ll")); r.Code != codes.EmulatorDriverCrash || r.Data["shared_run"] != "" {
+			t.Fatalf("a crashed run: %s %s %v", r.Code, r.Message, r.Data)
+		}
+	}
+	dev := newEmulator(EmulatorOptions{}, true)
+	for range 2 {
+		if r := dev.run(context.Background(), emuModule(t, "testdata/emulator/saxpy.ll")); r.Status != pipeline.Passed || r.Data["shared_run"] != "" {
+			t.Fatalf("the device stage's emulator: %s %s %v", r.Status, r.Message, r.Data["shared_run"])
+		}
+	}
+}

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
-	"sync"
-	"sync/atomic"
 	"testing"
 
 	"github.com/airpipe/airpipe/compiler/spirv"
@@ -13,67 +11,6 @@ import (
 	"github.com/airpipe/airpipe/internal/proc"
 	"github.com/airpipe/airpipe/pipeline"
 )
-
-// TestSPIRVAnswers: a kept answer is given to every later caller of its
-// key (reused), an answer not kept is worked out again, other keys are
-// their own, callers arriving during an attempt wait for it and share it,
-// and a panicking attempt wakes its waiters, who then work it out.
-func TestSPIRVAnswers(t *testing.T) {
-	var s spirvAnswers[int]
-	runs := 0
-	f := func(v int, keep bool) func() (int, bool) {
-		return func() (int, bool) { runs++; return v, keep }
-	}
-	a, b := spirvKey([]byte{1, 2, 3}, "radv"), spirvKey([]byte{1, 2, 3}, "lavapipe")
-	if v, reused := s.do(a, f(7, true)); v != 7 || reused {
-		t.Fatalf("first: %d %v", v, reused)
-	}
-	if v, reused := s.do(a, f(8, true)); v != 7 || !reused || runs != 1 {
-		t.Fatalf("kept: %d %v after %d runs", v, reused, runs)
-	}
-	if v, _ := s.do(b, f(9, true)); v != 9 || runs != 2 {
-		t.Fatalf("another key: %d after %d runs", v, runs)
-	}
-	c := spirvKey([]byte{4})
-	s.do(c, f(1, false))
-	if v, reused := s.do(c, f(2, true)); v != 2 || reused || runs != 4 {
-		t.Fatalf("not kept: %d %v after %d runs", v, reused, runs)
-	}
-
-	// Concurrent callers of one key: one attempt, every caller its answer.
-	var n atomic.Int32
-	release := make(chan struct{})
-	var wg sync.WaitGroup
-	got := make([]int, 8)
-	d := spirvKey([]byte{5})
-	for i := range got {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			got[i], _ = s.do(d, func() (int, bool) { n.Add(1); <-release; return 42, true })
-		}()
-	}
-	close(release)
-	wg.Wait()
-	for i, v := range got {
-		if v != 42 {
-			t.Fatalf("caller %d got %d", i, v)
-		}
-	}
-	if n.Load() != 1 {
-		t.Fatalf("%d attempts for one key", n.Load())
-	}
-
-	// A panic in the attempt: the panic goes on, and the key is free again.
-	e := spirvKey([]byte{6})
-	func() {
-		defer func() { _ = recover() }()
-		s.do(e, func() (int, bool) { panic("driver") })
-	}()
-	if v, reused := s.do(e, f(3, true)); v != 3 || reused {
-		t.Fatalf("after a panic: %d %v", v, reused)
-	}
-}
 
 // TestTranslateValidatesOnce: two rows whose functions translate to the same
 // words (here the same fixture twice, as library variants are) run spirv-val

@@ -14,6 +14,7 @@ import (
 	"github.com/airpipe/airpipe/compiler/translate"
 	"github.com/airpipe/airpipe/corpus/mtlb"
 	"github.com/airpipe/airpipe/internal/codes"
+	"github.com/airpipe/airpipe/internal/memo"
 	"github.com/airpipe/airpipe/pipeline"
 )
 
@@ -26,7 +27,7 @@ const translateVersion = "5"
 // translated as the callee of airpipe's wrapper kernel (libwrap.EntryFor),
 // its row data function_kind=library.
 func Translate() pipeline.Stage[*Module] {
-	valid := &spirvAnswers[error]{} // one run's spirv-val verdicts (samespirv.go)
+	valid := &memo.Answers[error]{} // one run's spirv-val verdicts (memo, samespirv.go)
 	return pipeline.Stage[*Module]{
 		Name: "translate", Version: translateVersion,
 		Needs: []string{ArtifactIR}, Provides: []string{ArtifactTranslation, ArtifactSPIRVFile},
@@ -58,7 +59,7 @@ func translateModule(ctx context.Context, m *Module) pipeline.Result {
 
 // translateWith is translateModule with spirv-val's verdicts shared through
 // valid (nil: none shared).
-func translateWith(ctx context.Context, m *Module, valid *spirvAnswers[error]) (r pipeline.Result) {
+func translateWith(ctx context.Context, m *Module, valid *memo.Answers[error]) (r pipeline.Result) {
 	if m.IR == nil {
 		return pipeline.Fail(codes.TranslateNoIR, "reader", "no in-memory module: the reader stage did not run (--skip-stages)")
 	}
@@ -90,11 +91,11 @@ func translateWith(ctx context.Context, m *Module, valid *spirvAnswers[error]) (
 // validate is spirv.Validate on words, once per distinct module of the run
 // when valid is set: the validator's acceptance or rejection is kept, a
 // validator that crashed, ran out or was cancelled is run again.
-func validate(ctx context.Context, valid *spirvAnswers[error], words []byte) error {
+func validate(ctx context.Context, valid *memo.Answers[error], words []byte) error {
 	if valid == nil {
 		return spirv.Validate(ctx, words)
 	}
-	err, _ := valid.do(spirvKey(words, spirv.TargetEnv), func() (error, bool) {
+	err, _ := valid.Do(spirvKey(words, spirv.TargetEnv), func() (error, bool) {
 		err := spirv.Validate(ctx, words)
 		var v *spirv.ValidationError
 		return err, ctx.Err() == nil && (err == nil || errors.As(err, &v))

@@ -54,6 +54,9 @@ type Reply struct {
 	// split timestamps; 0 when the device cannot time.
 	GPUNanos uint64        `json:"gpu_ns"`
 	Facts    *device.Facts `json:"facts,omitempty"`
+	// Shared says the reply is an earlier identical request's
+	// (Options.ShareRuns); it never travels.
+	Shared bool `json:"-"`
 }
 
 // Dispatch runs q on dev.

@@ -18,6 +18,7 @@ package harness
 import (
 	"context"
 	"errors"
+	"maps"
 	"sync"
 	"time"
 
@@ -26,6 +27,7 @@ import (
 	"github.com/airpipe/airpipe/compiler/spirv"
 	"github.com/airpipe/airpipe/device"
 	"github.com/airpipe/airpipe/internal/codes"
+	"github.com/airpipe/airpipe/internal/memo"
 )
 
 // Options configure a Harness.
@@ -66,6 +68,14 @@ type Options struct {
 	// leaves what the module computes unchanged and spares lavapipe the
 	// compile time of fully unrolled loops.
 	DontUnrollLoops bool
+	// ShareRuns lets requests identical in everything the device is given
+	// (requestKey: SPIR-V, inputs, grid, interface, draw or capture) share
+	// one run in this Harness's life: library variants whose bitcode differs
+	// only in metadata ask for the same run. Only a run that left buffers
+	// is shared; Reply.Shared marks a reply that came from an earlier one.
+	// Not for a stage that reruns a request to see whether its device is
+	// flaky (the device stage).
+	ShareRuns bool
 }
 
 // Harness is one device's harness, shared by a stage's workers: the device
@@ -78,6 +88,7 @@ type Harness struct {
 	children  *Children
 	width     int
 	widthOnce sync.Once
+	runs      memo.Answers[Reply]
 }
 
 // New returns the harness of o.Device.
@@ -155,6 +166,25 @@ func (h *Harness) Run(ctx context.Context, q Request) Reply {
 		}
 		q.SPIRV = b
 	}
+	if !h.opts.ShareRuns {
+		return h.run(ctx, q)
+	}
+	key, err := requestKey(q)
+	if err != nil {
+		return h.run(ctx, q)
+	}
+	rep, reused := h.runs.Do(key, func() (Reply, bool) {
+		rep := h.run(ctx, q)
+		return rep, rep.Buffers != nil
+	})
+	if reused {
+		rep.Name, rep.Buffers, rep.Shared = q.Name, maps.Clone(rep.Buffers), true
+	}
+	return rep
+}
+
+// run is Run without sharing.
+func (h *Harness) run(ctx context.Context, q Request) Reply {
 	if len(h.opts.ChildArgv) > 0 {
 		return h.Children().Run(ctx, q, h.ChildTimeout())
 	}

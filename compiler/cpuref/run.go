@@ -611,10 +611,26 @@ func build(ctx context.Context, dir, host string, timeout time.Duration, fuse bo
 	}
 	host = ownTraps(host)
 	host = renameInternal(host) // symbols.go
+	key := buildKey(host, fuse) // buildcache.go
+	if so, ok := builtKernels.get(key); ok {
+		p := program{runner: h.runner, kernel: filepath.Join(dir, "kernel.so")}
+		return p, os.WriteFile(p.kernel, so, 0o600)
+	}
+	prog, err := buildText(ctx, dir, ll, host, debug, timeout, fuse, h)
+	if err == nil {
+		if so, rerr := os.ReadFile(prog.kernel); rerr == nil {
+			builtKernels.put(key, so)
+		}
+	}
+	return prog, err
+}
+
+// buildText is build's compile and link of the final host text into dir.
+func buildText(ctx context.Context, dir, ll, host string, debug bool, timeout time.Duration, fuse bool, h harness) (program, error) {
 	if err := os.WriteFile(ll, []byte(host), 0o644); err != nil {
 		return program{}, err
 	}
-	ll, err = checkBounds(ctx, dir, ll, host, debug, timeout)
+	ll, err := checkBounds(ctx, dir, ll, host, debug, timeout)
 	if err != nil {
 		return program{}, err
 	}

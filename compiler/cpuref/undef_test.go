@@ -51,6 +51,7 @@ func TestUndefVariant(t *testing.T) {
 // nothing), without it the output is set aside as undefined.
 func TestUndefOutput(t *testing.T) {
 	needTools(t)
+	freshBuildCache(t)
 	ll := readFixture(t, "testdata/undef_output.ll")
 	links := proc.Tally()["ld"].Runs
 	res, err := RunText(context.Background(), strings.Replace(ll, "i32 KIND", "i32 13", 1), "undef_out", Options{})

@@ -1,0 +1,151 @@
+package cpuref
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/airpipe/airpipe/internal/proc"
+)
+
+// hostText is a host module in llvm-dis's shape: code with a metadata
+// attachment, module flags, AIR's named metadata and their nodes.
+const hostText = `; ModuleID = 'a.metallib'
+source_filename = "a.metal"
+target triple = "x86_64-pc-linux-gnu"
+
+define internal void @k(ptr %p) {
+  store float 1.0, ptr %p, align 4, !tbaa !3
+  ret void
+}
+
+!llvm.module.flags = !{!0}
+!air.kernel = !{!1}
+!air.compile_options = !{!2}
+!0 = !{i32 7, !"PIC Level", i32 2}
+!1 = !{ptr @k, !5}
+!2 = !{!"air.compile.fast_math_enable"}
+!3 = !{!4, !4, i64 0}
+!4 = !{!"float", !6}
+!5 = !{}
+!6 = !{!"root"}`
+
+// TestBuildKey: hosts that differ only in what llc never reads (the module
+// ID, the source file name, AIR's named metadata and the nodes only they
+// reach) have one key; any difference in code, module flags, a node an
+// instruction reaches, or fusing, is another key.
+func TestBuildKey(t *testing.T) {
+	base := buildKey(hostText, false)
+	same := []struct{ name, from, to string }{
+		{"module ID", "'a.metallib'", "'b.metallib'"},
+		{"source file name", `"a.metal"`, `"other/b.metal"`},
+		{"AIR metadata", `!{!"air.compile.fast_math_enable"}`, `!{!"air.compile.fast_math_disable"}`},
+		{"a node only AIR metadata reaches", "!5 = !{}", `!5 = !{!"x"}`},
+		{"another AIR list", "!air.kernel = !{!1}", "!air.kernel = !{!1}\n!air.version = !{!5}"},
+	}
+	for _, tc := range same {
+		t.Run(tc.name, func(t *testing.T) {
+			v := strings.Replace(hostText, tc.from, tc.to, 1)
+			if v == hostText {
+				t.Fatal("the case changes nothing")
+			}
+			if buildKey(v, false) != base {
+				t.Fatal("another key for a difference llc never reads")
+			}
+		})
+	}
+	other := []struct{ name, from, to string }{
+		{"code", "store float 1.0", "store float 2.0"},
+		{"module flags", `!"PIC Level", i32 2`, `!"PIC Level", i32 1`},
+		{"a node an instruction reaches", `!{!"float", !6}`, `!{!"int", !6}`},
+		{"a node reached through another", `!6 = !{!"root"}`, `!6 = !{!"other root"}`},
+	}
+	for _, tc := range other {
+		t.Run(tc.name, func(t *testing.T) {
+			v := strings.Replace(hostText, tc.from, tc.to, 1)
+			if v == hostText {
+				t.Fatal("the case changes nothing")
+			}
+			if buildKey(v, false) == base {
+				t.Fatal("the same key for a difference llc reads")
+			}
+		})
+	}
+	if buildKey(hostText, true) == base {
+		t.Fatal("the fused build has the unfused key")
+	}
+}
+
+// TestKernelCache: objects are kept up to the byte budget, the oldest
+// dropped first, one larger than the budget never.
+func TestKernelCache(t *testing.T) {
+	c := &kernelCache{max: 10}
+	c.put("a", []byte("aaaa"))
+	c.put("b", []byte("bbbb"))
+	if b, ok := c.get("a"); !ok || string(b) != "aaaa" {
+		t.Fatal("a not kept")
+	}
+	c.put("c", []byte("cccc")) // 12 bytes: a goes
+	if _, ok := c.get("a"); ok {
+		t.Fatal("the oldest was kept past the budget")
+	}
+	if _, ok := c.get("c"); !ok {
+		t.Fatal("c not kept")
+	}
+	c.put("d", bytes.Repeat([]byte("d"), 11))
+	if _, ok := c.get("d"); ok || c.size > c.max {
+		t.Fatalf("an object over the budget was kept (size %d)", c.size)
+	}
+}
+
+// freshBuildCache gives the test an empty kernel cache (a test counting
+// links must not find an earlier test's builds), the process's back after.
+func freshBuildCache(t *testing.T) {
+	t.Helper()
+	kept := builtKernels
+	builtKernels = &kernelCache{max: builtKernelBytes}
+	t.Cleanup(func() { builtKernels = kept })
+}
+
+// TestBuildReused: the fixture run again with another source file name links
+// nothing (its kernel is the first run's) and gives the same outputs.
+func TestBuildReused(t *testing.T) {
+	needTools(t)
+	freshBuildCache(t)
+	ll, err := os.ReadFile("testdata/affine.ll")
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, err := RunText(context.Background(), string(ll), "affine", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	links := proc.Tally()["ld"].Runs
+	variant := strings.Replace(string(ll), `source_filename = "affine"`, `source_filename = "elsewhere/affine.metal"`, 1)
+	again, err := RunText(context.Background(), variant, "affine", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := proc.Tally()["ld"].Runs - links; n != 0 {
+		t.Errorf("%d links for a module that differs in its source file name only", n)
+	}
+	for i := range first.Outputs {
+		if !bytes.Equal(first.Outputs[i].Bytes, again.Outputs[i].Bytes) {
+			t.Fatalf("output %d differs", i)
+		}
+	}
+	// The check can fail: a change in code builds again.
+	code := strings.Replace(string(ll), "fadd", "fsub", 1)
+	if code == string(ll) {
+		t.Skip("no fadd in the fixture to change")
+	}
+	links = proc.Tally()["ld"].Runs
+	if _, err := RunText(context.Background(), code, "affine", Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if n := proc.Tally()["ld"].Runs - links; n != 1 {
+		t.Errorf("%d links for a module whose code changed", n)
+	}
+}

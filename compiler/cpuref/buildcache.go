@@ -14,11 +14,12 @@ import (
 // distinct once that is set aside. So a process keeps each built kernel's
 // shared object by buildKey — the text llc reads for code, without what it
 // never reads — and a build of the same key writes the kept bytes instead
-// of compiling and linking again (builtKernels, builtKernelBytes at most).
+// of compiling and linking again (builtKernels, builtKernelBytes at most: with the engine's own memory that keeps a whole run
+// under 1 GiB).
 
 // builtKernelBytes bounds the shared objects kept in memory; past it the
 // oldest go first.
-const builtKernelBytes = 64 << 20
+const builtKernelBytes = 32 << 20
 
 // builtKernels is the process's kept kernels.
 var builtKernels = &kernelCache{max: builtKernelBytes}

@@ -136,3 +136,22 @@ func TestSpansOf(t *testing.T) {
 		})
 	}
 }
+
+// TestCompactReply: a kept reply holds copies of the changed bytes and of
+// whole buffers, not slices of the device's buffers (which would keep them
+// all alive), and rebuilds to the same buffers.
+func TestCompactReply(t *testing.T) {
+	in := pattern(4096, 1)
+	q := Request{Buffers: []cpuref.Data{{Index: 0, Bytes: in}}}
+	dev := written(in, 10, 11)
+	target := pattern(64, 5)
+	kept := compactReply(onlyChanges(q, Reply{Buffers: map[int][]byte{0: dev, cpuref.RenderTargetBase: target}}))
+	dev[10], target[0] = 0, 0 // the device's memory is reused
+	got, err := withChanges(q, kept)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got.Buffers[0], written(in, 10, 11)) || !bytes.Equal(got.Buffers[cpuref.RenderTargetBase], pattern(64, 5)) {
+		t.Fatal("the kept reply followed the device's buffers")
+	}
+}

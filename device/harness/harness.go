@@ -16,9 +16,9 @@
 package harness
 
 import (
+	"bytes"
 	"context"
 	"errors"
-	"maps"
 	"sync"
 	"time"
 
@@ -173,13 +173,42 @@ func (h *Harness) Run(ctx context.Context, q Request) Reply {
 	if err != nil {
 		return h.run(ctx, q)
 	}
-	rep, reused := h.runs.Do(key, func() (Reply, bool) {
+	// Kept as the spans the device changed (onlyChanges, the bytes copied):
+	// whole buffers for every distinct request of a run would be gigabytes.
+	kept, reused := h.runs.Do(key, func() (Reply, bool) {
 		rep := h.run(ctx, q)
-		return rep, rep.Buffers != nil
+		if rep.Buffers == nil {
+			return rep, false
+		}
+		return compactReply(onlyChanges(q, rep)), true
 	})
-	if reused {
-		rep.Name, rep.Buffers, rep.Shared = q.Name, maps.Clone(rep.Buffers), true
+	if kept.Buffers == nil && kept.Changes == nil {
+		return kept // a failure, this caller's own
 	}
+	rep, err := withChanges(q, kept)
+	if err != nil {
+		return Reply{Name: q.Name, Verdict: fail(codes.EmulatorDriverError, "shared run", err.Error())}
+	}
+	rep.Name, rep.Shared = q.Name, reused
+	return rep
+}
+
+// compactReply is rep with every span's bytes and whole buffer copied out of
+// the device's buffers they slice, so that keeping it keeps only them.
+func compactReply(rep Reply) Reply {
+	bufs := make(map[int][]byte, len(rep.Buffers))
+	for i, b := range rep.Buffers {
+		bufs[i] = bytes.Clone(b)
+	}
+	changes := make(map[int][]Span, len(rep.Changes))
+	for i, spans := range rep.Changes {
+		c := make([]Span, len(spans))
+		for j, s := range spans {
+			c[j] = Span{Offset: s.Offset, Bytes: bytes.Clone(s.Bytes)}
+		}
+		changes[i] = c
+	}
+	rep.Buffers, rep.Changes = bufs, changes
 	return rep
 }
 

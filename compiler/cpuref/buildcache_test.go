@@ -3,7 +3,6 @@ package cpuref
 import (
 	"bytes"
 	"context"
-	"os"
 	"strings"
 	"testing"
 
@@ -114,16 +113,13 @@ func freshBuildCache(t *testing.T) {
 func TestBuildReused(t *testing.T) {
 	needTools(t)
 	freshBuildCache(t)
-	ll, err := os.ReadFile("testdata/affine.ll")
-	if err != nil {
-		t.Fatal(err)
-	}
-	first, err := RunText(context.Background(), string(ll), "affine", Options{})
+	ll := readFixture(t, "testdata/affine.ll")
+	first, err := RunText(context.Background(), ll, "affine", Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	links := proc.Tally()["ld"].Runs
-	variant := strings.Replace(string(ll), `source_filename = "affine"`, `source_filename = "elsewhere/affine.metal"`, 1)
+	variant := strings.Replace(ll, `source_filename = "affine"`, `source_filename = "elsewhere/affine.metal"`, 1)
 	again, err := RunText(context.Background(), variant, "affine", Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -137,8 +133,8 @@ func TestBuildReused(t *testing.T) {
 		}
 	}
 	// The check can fail: a change in code builds again.
-	code := strings.Replace(string(ll), "fadd", "fsub", 1)
-	if code == string(ll) {
+	code := strings.Replace(ll, "fadd", "fsub", 1)
+	if code == ll {
 		t.Skip("no fadd in the fixture to change")
 	}
 	links = proc.Tally()["ld"].Runs

@@ -31,13 +31,22 @@ var numberedNode = regexp.MustCompile(`^(![0-9]+) = `)
 // nodeRef matches a reference to a numbered metadata node.
 var nodeRef = regexp.MustCompile(`![0-9]+\b`)
 
+// dbgAttachment matches an instruction's debug location.
+var dbgAttachment = regexp.MustCompile(`, !dbg ![0-9]+\b`)
+
 // buildKey names what llc and the linker make of host (fuse: the fused
 // build): every line but the module's ID comment, its source file name,
 // named metadata other than llvm.*'s (AIR's !air.* lists, which no LLVM
-// pass or backend reads) and numbered metadata nodes nothing kept refers
-// to, directly or through other nodes. Two hosts with one key differ only
-// in what llc does not read, so they build to the same shared object.
+// pass or backend reads) and !llvm.ident (the .comment section's producer
+// string), and numbered metadata nodes nothing kept refers to, directly or
+// through other nodes. A host with a debug-info compile unit also loses
+// its debug locations, llvm.dbg.* calls and !llvm.dbg.* lists: build
+// removes its debug info before code generation either way (marked as of an
+// old version, or opt-19 --strip-debug). Two hosts with one key differ only
+// in what llc does not read for code, so they build to interchangeable
+// shared objects.
 func buildKey(host string, fuse bool) string {
+	debug := strings.Contains(host, "\n!llvm.dbg.cu = ")
 	nodes := map[string]string{}
 	var order []string
 	var kept []string
@@ -51,9 +60,13 @@ func buildKey(host string, fuse bool) string {
 				order = append(order, m[1])
 				continue
 			}
-			if !strings.HasPrefix(l, "!llvm.") {
-				continue // named metadata LLVM does not read
+			if !strings.HasPrefix(l, "!llvm.") || strings.HasPrefix(l, "!llvm.ident = ") || debug && strings.HasPrefix(l, "!llvm.dbg.") {
+				continue // named metadata code generation does not read
 			}
+		case debug && strings.Contains(l, "@llvm.dbg."):
+			continue // a debug intrinsic's call or declaration
+		case debug && strings.Contains(l, ", !dbg !"):
+			l = dbgAttachment.ReplaceAllString(l, "")
 		}
 		kept = append(kept, l)
 	}

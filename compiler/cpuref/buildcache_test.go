@@ -77,6 +77,52 @@ func TestBuildKey(t *testing.T) {
 	}
 }
 
+// debugHost is hostText with debug info: a compile unit, a location on the
+// store and a dbg.value call.
+const debugHost = `; ModuleID = 'a.metallib'
+define internal void @k(ptr %p) {
+  call void @llvm.dbg.value(metadata ptr %p, metadata !8, metadata !DIExpression()), !dbg !9
+  store float 1.0, ptr %p, align 4, !dbg !9
+  ret void
+}
+declare void @llvm.dbg.value(metadata, metadata, metadata)
+!llvm.module.flags = !{!0}
+!llvm.dbg.cu = !{!7}
+!llvm.ident = !{!6}
+!0 = !{i32 2, !"Debug Info Version", i32 0}
+!6 = !{!"Apple metal version 32023.35"}
+!7 = distinct !DICompileUnit(language: DW_LANG_C99, file: !10, producer: "metal 32023.35")
+!8 = !DILocalVariable(name: "p", scope: !11, file: !10, line: 3)
+!9 = !DILocation(line: 4, column: 2, scope: !11)
+!10 = !DIFile(filename: "a.metal", directory: "/src")
+!11 = distinct !DISubprogram(name: "k", file: !10, line: 2, unit: !7)`
+
+// TestBuildKeyDebugInfo: in a host with a compile unit (whose debug info
+// build strips) the debug locations, intrinsic calls, file names and
+// producer strings are no part of the key; without a compile unit a
+// location is, and code always is.
+func TestBuildKeyDebugInfo(t *testing.T) {
+	base := buildKey(debugHost, false)
+	for _, tc := range []struct{ from, to string }{
+		{`line: 4, column: 2`, `line: 40, column: 7`},
+		{`directory: "/src"`, `directory: "/elsewhere"`},
+		{`"Apple metal version 32023.35"`, `"Apple metal version 31001.720"`},
+		{`producer: "metal 32023.35"`, `producer: "metal 31001.720"`},
+		{`name: "p", scope: !11, file: !10, line: 3`, `name: "q", scope: !11, file: !10, line: 5`},
+	} {
+		if v := strings.Replace(debugHost, tc.from, tc.to, 1); v == debugHost || buildKey(v, false) != base {
+			t.Errorf("%s → %s: another key, or no change", tc.from, tc.to)
+		}
+	}
+	if buildKey(strings.Replace(debugHost, "store float 1.0", "store float 2.0", 1), false) == base {
+		t.Error("a code change kept the key")
+	}
+	noCU := strings.Replace(debugHost, "!llvm.dbg.cu = !{!7}\n", "", 1)
+	if buildKey(strings.Replace(noCU, `line: 4, column: 2`, `line: 40, column: 7`, 1), false) == buildKey(noCU, false) {
+		t.Error("without a compile unit, a debug location left the key")
+	}
+}
+
 // TestKernelCache: objects are kept up to the byte budget, the oldest
 // dropped first, one larger than the budget never.
 func TestKernelCache(t *testing.T) {

@@ -66,8 +66,8 @@ func compileModule(_ context.Context, m *Module, pools []*device.CompilerPool, b
 	}
 	data := map[string]string{}
 	var names []string
+	wg := workgroupOf(m)
 	for _, p := range pools {
-		wg := workgroupOf(m)
 		key := spirvKey(tr.SPIRV, p.Target(), string(tr.Reflection.Stage), tr.Entry, fmt.Sprint(wg))
 		got, _ := built.Do(key, func() (compiled, bool) {
 			c, err := p.Get()

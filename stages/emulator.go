@@ -66,14 +66,14 @@ type EmulatorOptions struct {
 	// loop marked DontUnroll (spirv.DontUnrollLoops) and, in the child,
 	// GALLIVM_PERF=nopt (llvmpipe skips its LLVM optimisation passes; code
 	// generation is unchanged). Compiling is nearly all of lavapipe's time
-	// on these small grids (FastCompileEnv).
+	// on these small grids (fastCompileEnv).
 	LavapipeDefaults bool
 }
 
-// FastCompileEnv is the environment the emulator's children get unless
+// fastCompileEnv is the environment the emulator's children get unless
 // LavapipeDefaults is set: llvmpipe's GALLIVM_PERF flags, with "nopt" added to
 // those of this process's environment.
-func FastCompileEnv() []string {
+func fastCompileEnv() []string {
 	flags := "nopt"
 	if v := os.Getenv("GALLIVM_PERF"); v != "" {
 		flags = v + "," + flags
@@ -132,7 +132,7 @@ func newEmulator(opts EmulatorOptions, onDevice bool) *emulator {
 	fast := !onDevice && !opts.LavapipeDefaults
 	env := opts.ChildEnv
 	if fast {
-		env = append(slices.Clip(env), FastCompileEnv()...)
+		env = append(slices.Clip(env), fastCompileEnv()...)
 	}
 	return &emulator{opts: opts, onDevice: onDevice, h: harness.New(harness.Options{Device: opts.Device, ChildArgv: opts.ChildArgv, ChildEnv: env, ChildMaxRSS: opts.ChildMaxRSS,
 		Timeout: opts.Timeout, SIMDWidth: opts.SIMDWidth, ReferenceCache: opts.ReferenceCache, Version: emulatorVersion, Grid: opts.Grid, BufferSize: opts.BufferSize,

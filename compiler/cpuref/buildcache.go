@@ -14,8 +14,8 @@ import (
 // distinct once that is set aside. So a process keeps each built kernel's
 // shared object by buildKey — the text llc reads for code, without what it
 // never reads — and a build of the same key writes the kept bytes instead
-// of compiling and linking again (builtKernels, builtKernelBytes at most: with the engine's own memory that keeps a whole run
-// under 1 GiB).
+// of compiling and linking again (builtKernels, at most builtKernelBytes:
+// with the engine's own memory that keeps a whole run under 1 GiB).
 
 // builtKernelBytes bounds the shared objects kept in memory; past it the
 // oldest go first.
@@ -112,7 +112,6 @@ type kernelCache struct {
 	size  int
 	m     map[string][]byte
 	order []string
-	hits  int
 }
 
 // get is the kept object of key.
@@ -120,9 +119,6 @@ func (c *kernelCache) get(key string) ([]byte, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	b, ok := c.m[key]
-	if ok {
-		c.hits++
-	}
 	return b, ok
 }
 

@@ -157,7 +157,9 @@ func (h *Harness) abandon(d *device.Device) {
 }
 
 // Run runs q: in a child when Options.ChildArgv is set, else on the shared
-// device. A reply without Buffers carries the verdict that stopped it.
+// device, its loops marked first under Options.DontUnrollLoops, and only
+// once per identical request under Options.ShareRuns. A reply without
+// Buffers carries the verdict that stopped it.
 func (h *Harness) Run(ctx context.Context, q Request) Reply {
 	if h.opts.DontUnrollLoops {
 		b, _, err := spirv.DontUnrollLoops(q.SPIRV)

@@ -13,10 +13,20 @@ import (
 // once per target. The engine's own reuse covers identical bitcode; this
 // covers identical translations.
 
+// spirvSum is the hex SHA-256 of words (the rows' translate.spirv_sha256).
+func spirvSum(words []byte) string {
+	sum := sha256.Sum256(words)
+	return hex.EncodeToString(sum[:])
+}
+
 // spirvKey is the key of words under the given other inputs.
 func spirvKey(words []byte, inputs ...string) string {
-	sum := sha256.Sum256(words)
-	k := hex.EncodeToString(sum[:])
+	return spirvKeyOf(spirvSum(words), inputs...)
+}
+
+// spirvKeyOf is spirvKey of the words whose spirvSum is sum.
+func spirvKeyOf(sum string, inputs ...string) string {
+	k := sum
 	for _, in := range inputs {
 		k += "\x00" + in
 	}

@@ -2,8 +2,6 @@ package stages
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"strings"
@@ -78,24 +76,25 @@ func translateWith(ctx context.Context, m *Module, valid *memo.Answers[error]) (
 	if err != nil {
 		return translateFailure(err)
 	}
-	if err := validate(ctx, valid, out.SPIRV); err != nil {
+	sum := spirvSum(out.SPIRV)
+	if err := validate(ctx, valid, out.SPIRV, sum); err != nil {
 		return validationFailure(ctx, err)
 	}
 	m.Translation = out
 	r = pipeline.Pass()
-	sum := sha256.Sum256(out.SPIRV)
-	r.Data = map[string]string{"entry": out.Entry, "stage": string(ep.Stage), "spirv_bytes": fmt.Sprint(len(out.SPIRV)), "spirv_sha256": hex.EncodeToString(sum[:])}
+	r.Data = map[string]string{"entry": out.Entry, "stage": string(ep.Stage), "spirv_bytes": fmt.Sprint(len(out.SPIRV)), "spirv_sha256": sum}
 	return r
 }
 
-// validate is spirv.Validate on words, once per distinct module of the run
-// when valid is set: the validator's acceptance or rejection is kept, a
-// validator that crashed, ran out or was cancelled is run again.
-func validate(ctx context.Context, valid *memo.Answers[error], words []byte) error {
+// validate is spirv.Validate on words (whose spirvSum is sum), once per
+// distinct module of the run when valid is set: the validator's acceptance
+// or rejection is kept, a validator that crashed, ran out or was cancelled
+// is run again.
+func validate(ctx context.Context, valid *memo.Answers[error], words []byte, sum string) error {
 	if valid == nil {
 		return spirv.Validate(ctx, words)
 	}
-	err, _ := valid.Do(spirvKey(words, spirv.TargetEnv), func() (error, bool) {
+	err, _ := valid.Do(spirvKeyOf(sum, spirv.TargetEnv), func() (error, bool) {
 		err := spirv.Validate(ctx, words)
 		var v *spirv.ValidationError
 		return err, ctx.Err() == nil && (err == nil || errors.As(err, &v))

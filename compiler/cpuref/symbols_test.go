@@ -1,6 +1,10 @@
 package cpuref
 
-import "testing"
+import (
+	"regexp"
+	"slices"
+	"testing"
+)
 
 // TestRenameInternal: internal functions, bare and quoted, are renamed in
 // their definitions and every reference (calls, metadata, constants);
@@ -56,6 +60,52 @@ func FuzzReplaceGlobalNames(f *testing.F) {
 		want := globalName.ReplaceAllStringFunc(s, bracket)
 		if got := replaceGlobalNames(s, bracket); got != want {
 			t.Fatalf("%q:\n got %q\nwant %q", s, got, want)
+		}
+	})
+}
+
+// internalDefine is the regexp internalDefines stands for.
+var internalDefine = regexp.MustCompile(`(?m)^define internal [^@\n]*@("(?:[^"\\]|\\.)*"|[-a-zA-Z$._0-9]+)\(`)
+
+// regexpDefines is internalDefine's list of names.
+func regexpDefines(s string) []string {
+	var names []string
+	for _, m := range internalDefine.FindAllStringSubmatch(s, -1) {
+		names = append(names, m[1])
+	}
+	return names
+}
+
+// TestInternalDefines: the scan finds the define lines of internal
+// functions the regexp finds, and no other.
+func TestInternalDefines(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want []string
+	}{
+		{"define internal void @f(i32 %x) {\n}\ndefine internal fastcc <2 x float> @\"a b\"(ptr @g) {\n", []string{"f", `"a b"`}},
+		{"define void @k() {\n}\n  define internal void @indented()\ndeclare internal void @d()\n", nil},
+		{"define internal void @f\n(", nil},        // '(' on the next line
+		{"define internal void @\"x\\\ny\"(", nil}, // an escape before a newline
+		{"define internal i32 @g.1(i32 %0) #0 {\ndefine internal void @last(", []string{"g.1", "last"}},
+		{"define internal void (i32) @h(ptr @g)", []string{"h"}}, // the first '@' starts the name
+		{"define internal void @h @g(", nil},                     // only the first '@' can start it
+		{"define internal void @h", nil},
+	} {
+		got := internalDefines(c.in)
+		if !slices.Equal(got, c.want) || !slices.Equal(got, regexpDefines(c.in)) {
+			t.Errorf("%q: got %q, want %q (the regexp: %q)", c.in, got, c.want, regexpDefines(c.in))
+		}
+	}
+}
+
+// FuzzInternalDefines: the scan and the regexp agree on any text.
+func FuzzInternalDefines(f *testing.F) {
+	f.Add("define internal void @f(i32 %x) {\n}\ndefine internal float @\"q\\\"r\"(\n")
+	f.Add("define internal @\"\xff\"(\ndefine internal void @\n")
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := internalDefines(s), regexpDefines(s); !slices.Equal(got, want) {
+			t.Fatalf("%q: got %q, want %q", s, got, want)
 		}
 	})
 }

@@ -12,12 +12,12 @@ import (
 // version, a source file name, compile options) rewrite to host modules
 // that differ only there: on the share, 5,201 reference builds are 2,853
 // distinct once that is set aside. So a process keeps each built kernel's
-// shared object by buildKey — the text llc reads for code, without what it
-// never reads — and a build of the same key writes the kept bytes instead
-// of compiling and linking again (builtKernels, at most builtKernelBytes:
+// object by buildKey — the text llc reads for code, without what it never
+// reads — and a build of the same key writes the kept bytes instead of
+// compiling again (builtKernels, at most builtKernelBytes:
 // with the engine's own memory that keeps a whole run under 1 GiB).
 
-// builtKernelBytes bounds the shared objects kept in memory; past it the
+// builtKernelBytes bounds the objects kept in memory; past it the
 // oldest go first.
 const builtKernelBytes = 32 << 20
 
@@ -44,7 +44,7 @@ var dbgAttachment = regexp.MustCompile(`, !dbg ![0-9]+\b`)
 // removes its debug info before code generation either way (marked as of an
 // old version, or opt-19 --strip-debug). Two hosts with one key differ only
 // in what llc does not read for code, so they build to interchangeable
-// shared objects.
+// objects.
 func buildKey(host string, fuse bool) string {
 	debug := strings.Contains(host, "\n!llvm.dbg.cu = ")
 	nodes := map[string]string{}
@@ -104,7 +104,7 @@ func buildKey(host string, fuse bool) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// kernelCache keeps built shared objects by key, up to max bytes, the
+// kernelCache keeps built objects by key, up to max bytes, the
 // oldest dropped first.
 type kernelCache struct {
 	mu    sync.Mutex

@@ -5,8 +5,6 @@ import (
 	"context"
 	"strings"
 	"testing"
-
-	"github.com/airpipe/airpipe/internal/proc"
 )
 
 // hostText is a host module in llvm-dis's shape: code with a metadata
@@ -154,7 +152,7 @@ func freshBuildCache(t *testing.T) {
 	t.Cleanup(func() { builtKernels = kept })
 }
 
-// TestBuildReused: the fixture run again with another source file name links
+// TestBuildReused: the fixture run again with another source file name builds
 // nothing (its kernel is the first run's) and gives the same outputs.
 func TestBuildReused(t *testing.T) {
 	needTools(t)
@@ -164,14 +162,14 @@ func TestBuildReused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	links := proc.Tally()["ld"].Runs
+	builds := kernelBuilds.Load()
 	variant := strings.Replace(ll, `source_filename = "affine"`, `source_filename = "elsewhere/affine.metal"`, 1)
 	again, err := RunText(context.Background(), variant, "affine", Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := proc.Tally()["ld"].Runs - links; n != 0 {
-		t.Errorf("%d links for a module that differs in its source file name only", n)
+	if n := kernelBuilds.Load() - builds; n != 0 {
+		t.Errorf("%d builds for a module that differs in its source file name only", n)
 	}
 	for i := range first.Outputs {
 		if !bytes.Equal(first.Outputs[i].Bytes, again.Outputs[i].Bytes) {
@@ -183,11 +181,11 @@ func TestBuildReused(t *testing.T) {
 	if code == ll {
 		t.Skip("no fadd in the fixture to change")
 	}
-	links = proc.Tally()["ld"].Runs
+	builds = kernelBuilds.Load()
 	if _, err := RunText(context.Background(), code, "affine", Options{}); err != nil {
 		t.Fatal(err)
 	}
-	if n := proc.Tally()["ld"].Runs - links; n != 1 {
-		t.Errorf("%d links for a module whose code changed", n)
+	if n := kernelBuilds.Load() - builds; n != 1 {
+		t.Errorf("%d builds for a module whose code changed", n)
 	}
 }

@@ -25,9 +25,9 @@
 //     takes about 30% less of a run's CPU than -O2 did, with identical rows)
 //     (after opt-19 --strip-debug when it carries Apple's
 //     debug info, which crashes llc's DWARF writer, and -passes=bounds-checking
-//     when it has private or threadgroup arrays: bounds.go), ld links it into a
-//     shared object, and the harness (harness_c.txt, compiled once into an
-//     executable: harness.go) loads it and runs in a child process (its own
+//     when it has private or threadgroup arrays: bounds.go), and the harness
+//     (harness_c.txt, compiled once into an executable: harness.go) loads the
+//     object itself, with no linker, and runs in a child process (its own
 //     process group, a time limit, RLIMIT_DATA) over the grid — threadgroup by
 //     threadgroup, thread by thread — with buffers in and out through files.
 //
@@ -195,7 +195,7 @@
 // listed in !air.function_constants with its Metal type, name and index; the
 // corpus's modules copy it into a plain global in a static initializer
 // (llvm.global_ctors), which the harness runs before any thread (they run
-// when it loads the kernel's shared object). The reference fixes every constant to the value of the shared
+// when it loads the kernel's object). The reference fixes every constant to the value of the shared
 // contract, FunctionConstantWord(index, type) — bool true; float and half
 // (index+1)/4; char, short, int 2+index; uchar, ushort, uint 4+index — and
 // the device specializes the translated shader (SpecId 100+index) with the

@@ -20,30 +20,20 @@ import (
 )
 
 // The harness (harness_c.txt) is compiled once, as an executable, and runs
-// each kernel as a shared object it loads (dlopen): linking a shared object
-// of the kernel's alone with ld costs ~4 ms of CPU where linking a whole
-// executable (cc, gcc's driver and collect2 before ld, the C runtime's
-// start files and libraries) cost ~20 ms, at every build of every module.
-// The kernel's object resolves what a static link gave it: the harness's
-// callbacks from the harness executable (which exports them, -rdynamic), the
-// C and math libraries from the harness's own, and libgcc's helpers
-// (__extendhfsf2 ...) from libgcc.a, linked into the shared object as a
-// static link would take them. (The rewrite makes the module's functions
-// internal: airpipe_thread is its one global definition; -Bsymbolic binds
-// references to it inside the object, as an executable's would be.) A symbol none defines
-// fails the load (exit 12), which a static link would have refused: the
-// same KindCompile "link" verdict. The bounds of the kernel's threadgroup
-// section (airpipe_tg), which the harness took from weak references
-// resolved by the static link, come from the same weak references in a
-// small object linked into every kernel (tgBoundsSource).
-
-// tgBoundsSource is linked into every kernel's shared object: airpipe_tg
-// holds the bounds of its threadgroup section, or nulls when it has none,
-// for the harness to look up.
-const tgBoundsSource = `extern unsigned char __start_airpipe_tg[] __attribute__((weak));
-extern unsigned char __stop_airpipe_tg[] __attribute__((weak));
-unsigned char *const airpipe_tg[2] = {__start_airpipe_tg, __stop_airpipe_tg};
-`
+// each kernel from the relocatable object llc wrote, which it loads itself
+// (load_kernel: sections laid out, relocations applied, constructors run):
+// linking a shared object of the kernel's with ld cost ~3 ms of CPU at
+// every build of every module (13 s of the share's run), and a whole
+// executable ~20 ms. The kernel's object resolves what a static link gave
+// it: the harness's callbacks from the harness executable (which exports
+// them, -rdynamic), the C and math libraries from the harness's own, and
+// libgcc's helpers (__extendhfsf2 ...) from libgcc.a, linked whole into the
+// harness. (The rewrite makes the module's functions internal:
+// airpipe_thread is its one global definition, and the loader binds every
+// reference to a symbol the object defines inside it, as a static link
+// would.) A symbol none defines fails the load (exit 12), which a static
+// link would have refused: the KindCompile "link" verdict. The bounds of
+// the kernel's threadgroup section (airpipe_tg) are the loader's own.
 
 //go:embed harness_c.txt
 var harnessSource []byte
@@ -52,17 +42,13 @@ var harnessSource []byte
 type harness struct {
 	// runner is the harness executable.
 	runner string
-	// tgBounds is tgBoundsSource's object.
-	tgBounds string
-	// libgcc is the C compiler's libgcc.a.
-	libgcc string
 }
 
 // compiledHarness compiles the harness once per process into a per-user
 // cache directory (harnessDir), named by the source's SHA-256, so every
 // process that runs the reference shares one executable and none leaves a
 // directory behind in the temporary directory; it asks cc where libgcc.a
-// is.
+// is, to link it whole.
 var compiledHarness = sync.OnceValues(func() (harness, error) {
 	dir, err := harnessDir()
 	if err != nil {
@@ -79,22 +65,21 @@ var compiledHarness = sync.OnceValues(func() (harness, error) {
 	if out.ExitCode != 0 || !filepath.IsAbs(libgcc) {
 		return harness{}, fmt.Errorf("cpuref: cc -print-libgcc-file-name: %s: %q", out.Describe(), out.Tail(3))
 	}
-	// --no-as-needed keeps libm loaded for the kernel's calls into it.
-	runner, err := compileOnce(dir, "harness", "", harnessSource, "-O1", "-rdynamic", "-ldl", "-Wl,--no-as-needed", "-lm")
+	// --no-as-needed keeps libm loaded for the kernel's calls into it;
+	// --whole-archive keeps every libgcc helper, for the loader to find.
+	runner, err := compileOnce(dir, "harness", "", harnessSource, "-O1", "-rdynamic", "-ldl", "-Wl,--no-as-needed", "-lm",
+		"-Wl,--whole-archive", libgcc, "-Wl,--no-whole-archive")
 	if err != nil {
 		return harness{}, err
 	}
-	tgBounds, err := compileOnce(dir, "harness-tg", ".o", []byte(tgBoundsSource), "-O1", "-fPIC", "-c")
-	if err != nil {
-		return harness{}, err
-	}
-	return harness{runner: runner, tgBounds: tgBounds, libgcc: libgcc}, nil
+	return harness{runner: runner}, nil
 })
 
 // compileOnce compiles C source src with cc and flags into dir, named
-// name-<hash of src>-<arch>ext, unless a process compiled it there before.
+// name-<hash of src and flags>-<arch>ext, unless a process compiled it there
+// before.
 func compileOnce(dir, name, ext string, src []byte, flags ...string) (string, error) {
-	sum := sha256.Sum256(src)
+	sum := sha256.Sum256(append(append([]byte(nil), src...), "\x00"+strings.Join(flags, "\x00")...))
 	path := filepath.Join(dir, name+"-"+hex.EncodeToString(sum[:8])+"-"+runtime.GOARCH+ext)
 	if fi, err := os.Lstat(path); err == nil && fi.Mode().IsRegular() && fi.Size() > 0 {
 		return path, nil
@@ -140,18 +125,18 @@ func harnessDir() (string, error) {
 }
 
 // program is what a reference runs: the harness executable and the
-// kernel's shared object it loads.
+// kernel's object it loads.
 type program struct {
 	runner, kernel string
 }
 
 // bundleMagic starts a bundle.
-const bundleMagic = "airpipe-cpuref-program 1\n"
+const bundleMagic = "airpipe-cpuref-program 2\n"
 
 // bundle is the program's two files in one byte string, a Result's Program
 // (which a GPU host without LLVM or a C compiler runs again): bundleMagic,
 // the harness's length as 8 little-endian bytes, the harness, the kernel's
-// shared object.
+// object (version 1 held a shared object and the harness that dlopened it).
 func (p program) bundle() ([]byte, error) {
 	runner, err := os.ReadFile(p.runner)
 	if err != nil {
@@ -173,7 +158,7 @@ func unbundle(dir string, b []byte) (program, error) {
 	}
 	n := binary.LittleEndian.Uint64(rest)
 	runner := rest[8 : 8+n]
-	p := program{runner: filepath.Join(dir, "harness"), kernel: filepath.Join(dir, "kernel.so")}
+	p := program{runner: filepath.Join(dir, "harness"), kernel: filepath.Join(dir, "kernel.o")}
 	if h, err := compiledHarness(); err == nil && sameContent(h.runner, runner) {
 		// This build's own harness, compiled here: nothing to write and
 		// then start (a program written just now can be busy, execute).
@@ -193,18 +178,7 @@ func sameContent(path string, b []byte) bool {
 	return err == nil && bytes.Equal(f, b)
 }
 
-// link links the kernel's object obj into the shared object the harness
-// loads, dir/kernel.so.
-func (h harness) link(ctx context.Context, dir, obj string, timeout time.Duration) (program, error) {
-	so := filepath.Join(dir, "kernel.so")
-	spec := proc.Spec{Path: "ld", Args: []string{"-shared", "-Bsymbolic", "-o", so, obj, h.tgBounds, h.libgcc}, Timeout: timeout}
-	if err := buildStep(ctx, spec, "no linker (ld)", "link", "linking the reference failed"); err != nil {
-		return program{}, err
-	}
-	return program{runner: h.runner, kernel: so}, nil
-}
-
-// buildStep runs one tool of building the reference (opt-19, llc-19, ld): a
+// buildStep runs one tool of building the reference (opt-19, llc-19): a
 // missing tool is ErrUnavailable (missing says which), one that fails is not
 // judgeable (KindCompile, detail), its first words after failed.
 func buildStep(ctx context.Context, s proc.Spec, missing, detail, failed string) error {

@@ -39,7 +39,7 @@ func TestHarnessShared(t *testing.T) {
 	}
 }
 
-// TestKernelLinkedAsStatically: the kernel's shared object gets what a
+// TestKernelLinkedAsStatically: the kernel's object, as the harness loads it, gets what a
 // static link with the harness gave it — libgcc's helpers (a half
 // conversion, __extendhfsf2), the math library's (sinf), the harness's
 // (__truncsfbf2, airpipe_simd_width) — and a call of a function none
@@ -104,7 +104,7 @@ func TestProgramBundle(t *testing.T) {
 	if err := os.WriteFile(p.runner, []byte("RUNNER"), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(p.kernel, []byte("KERNEL.SO"), 0o600); err != nil {
+	if err := os.WriteFile(p.kernel, []byte("KERNEL.O"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	// roundTrip bundles p and unbundles it in a new directory.
@@ -123,7 +123,7 @@ func TestProgramBundle(t *testing.T) {
 	b, q := roundTrip(p)
 	r, _ := os.ReadFile(q.runner)
 	k, _ := os.ReadFile(q.kernel)
-	if string(r) != "RUNNER" || string(k) != "KERNEL.SO" {
+	if string(r) != "RUNNER" || string(k) != "KERNEL.O" {
 		t.Errorf("unbundled %q and %q", r, k)
 	}
 	if fi, err := os.Stat(q.runner); err != nil || fi.Mode().Perm()&0o100 == 0 {

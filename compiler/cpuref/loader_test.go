@@ -1,0 +1,119 @@
+package cpuref
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// hostHead is a host module's target lines.
+const hostHead = "target datalayout = \"e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128\"\ntarget triple = \"x86_64-pc-linux-gnu\"\n"
+
+// loaderModule exercises what the harness's loader does for a kernel's
+// object: constructors in the linker's order (priority 100 before the
+// default), pointers in data (R_X86_64_64 in a table of functions), an
+// external variable through the GOT (the C library's stdout), a common
+// symbol.
+const loaderModule = hostHead + `@order = internal global i32 0
+@table = internal constant [2 x ptr] [ptr @seven, ptr @nine]
+@stdout = external global ptr
+@shared = common global i32 0
+@llvm.global_ctors = appending global [2 x { i32, ptr, ptr }] [{ i32, ptr, ptr } { i32 65535, ptr @second, ptr null }, { i32, ptr, ptr } { i32 100, ptr @first, ptr null }]
+define internal void @first() {
+  store i32 1, ptr @order
+  ret void
+}
+define internal void @second() {
+  %v = load i32, ptr @order
+  %m = mul i32 %v, 10
+  %s = add i32 %m, 2
+  store i32 %s, ptr @order
+  ret void
+}
+define internal i32 @seven() {
+  ret i32 7
+}
+define internal i32 @nine() {
+  ret i32 9
+}
+define void @airpipe_thread(ptr %buffers, ptr %ids) {
+  %out = load ptr, ptr %buffers
+  %o = load i32, ptr @order
+  store i32 %o, ptr %out
+  %f0 = load ptr, ptr @table
+  %f1p = getelementptr [2 x ptr], ptr @table, i32 0, i32 1
+  %f1 = load ptr, ptr %f1p
+  %a = call i32 %f0()
+  %b = call i32 %f1()
+  %ab = mul i32 %a, %b
+  %out1 = getelementptr i32, ptr %out, i32 1
+  store i32 %ab, ptr %out1
+  %so = load ptr, ptr @stdout
+  %has = icmp ne ptr %so, null
+  %hw = zext i1 %has to i32
+  %out2 = getelementptr i32, ptr %out, i32 2
+  store i32 %hw, ptr %out2
+  store i32 5, ptr @shared
+  %c = load i32, ptr @shared
+  %out3 = getelementptr i32, ptr %out, i32 3
+  store i32 %c, ptr %out3
+  ret void
+}
+`
+
+// TestKernelLoader: the harness runs a kernel from llc's object as a
+// static link and the dynamic loader did, and refuses by name what it does
+// not load (a thread-local variable, a file that is no object) as a link
+// failure (KindCompile "link").
+func TestKernelLoader(t *testing.T) {
+	needTools(t)
+	freshBuildCache(t)
+	one := Options{Grid: Grid{Groups: [3]uint32{1, 1, 1}, Threads: [3]uint32{1, 1, 1}}}.withDefaults()
+	dir := t.TempDir()
+	prog, err := build(context.Background(), dir, loaderModule, time.Minute, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	outs, err := execute(context.Background(), dir, prog, &Kernel{}, []Data{{Index: 0, Bytes: make([]byte, 16)}}, one)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []uint32{12, 63, 1, 5} {
+		if got := binary.LittleEndian.Uint32(outs[0].Bytes[4*i:]); got != want {
+			t.Errorf("word %d: %d, want %d", i, got, want)
+		}
+	}
+
+	refused := func(name string, prog program, dir, want string) {
+		t.Helper()
+		_, err := execute(context.Background(), dir, prog, &Kernel{}, []Data{{Index: 0, Bytes: make([]byte, 4)}}, one)
+		var nj *NotJudgeableError
+		if !errors.As(err, &nj) || nj.Kind != KindCompile || nj.Detail != "link" || !strings.Contains(nj.Reason, want) {
+			t.Errorf("%s: got %v, want %s link naming %q", name, err, KindCompile, want)
+		}
+	}
+	const tls = hostHead + `@t = thread_local global i32 0
+define void @airpipe_thread(ptr %buffers, ptr %ids) {
+  store i32 1, ptr @t
+  ret void
+}
+`
+	dir = t.TempDir()
+	prog, err = build(context.Background(), dir, tls, time.Minute, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	refused("thread-local", prog, dir, "thread-local section: .tbss")
+
+	dir = t.TempDir()
+	junk := program{runner: prog.runner, kernel: filepath.Join(dir, "kernel.o")}
+	if err := os.WriteFile(junk.kernel, []byte("!<arch>\nnot an object"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	refused("not an object", junk, dir, "no x86-64 relocatable ELF object")
+}

@@ -5,10 +5,13 @@ import (
 	"encoding/binary"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/airpipe/airpipe/internal/proc"
 )
 
 // hostHead is a host module's target lines.
@@ -116,4 +119,38 @@ define void @airpipe_thread(ptr %buffers, ptr %ids) {
 		t.Fatal(err)
 	}
 	refused("not an object", junk, dir, "no x86-64 relocatable ELF object")
+}
+
+// FuzzKernelLoader: whatever bytes the harness is given as the kernel's
+// object, loading it (--load-only: nothing of it runs) ends in exit 0 or a
+// refusal (exit 12), never a crash or a hang.
+func FuzzKernelLoader(f *testing.F) {
+	if _, err := exec.LookPath("llc-19"); err != nil {
+		f.Skip("llc-19 is not installed")
+	}
+	dir := f.TempDir()
+	prog, err := build(context.Background(), dir, loaderModule, time.Minute, false)
+	if err != nil {
+		f.Fatal(err)
+	}
+	obj, err := os.ReadFile(prog.kernel)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(obj)
+	f.Add(obj[:len(obj)/2])
+	f.Add([]byte("\x7fELF\x02\x01\x01"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		path := filepath.Join(t.TempDir(), "kernel.o")
+		if err := os.WriteFile(path, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		out, err := proc.Run(context.Background(), proc.Spec{Path: prog.runner, Args: []string{"--load-only", path}, Timeout: 10 * time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out.TimedOut || (out.ExitCode != 0 && out.ExitCode != 12) {
+			t.Fatalf("loading %d bytes: %s: %s", len(b), out.Describe(), out.Tail(3))
+		}
+	})
 }

@@ -470,12 +470,16 @@ func (p *cfgPlan) try() (bool, error) {
 			}
 		}
 	}
-	// Innermost loop of each node: the smallest body containing it.
+	// Innermost loop of each node: the smallest body containing it (the
+	// first in header order among equals), each body walked once.
 	loopOf := make([]int, f.n)
 	for b := range loopOf {
 		loopOf[b] = -1
-		for _, h := range headers {
-			if loops[h].body[b] && (loopOf[b] < 0 || len(loops[h].body) < len(loops[loopOf[b]].body)) {
+	}
+	for _, h := range headers {
+		size := len(loops[h].body)
+		for b := range loops[h].body {
+			if b >= 0 && b < f.n && (loopOf[b] < 0 || size < len(loops[loopOf[b]].body)) {
 				loopOf[b] = h
 			}
 		}

@@ -3,8 +3,10 @@ package main
 import (
 	"bytes"
 	"cmp"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -45,6 +47,14 @@ func llvmDisFiles(b *testing.B) (string, []string) {
 // files (the yardstick for this machine's speed), 200 a process.
 func timeLLVMDis(b *testing.B, tool string, files []string) (time.Duration, time.Duration) {
 	b.Helper()
+	// Each timing prints into new files, as the first one does: rewriting
+	// an earlier timing's output (truncating it, on a file system mounted
+	// with discard) cost up to twice the CPU.
+	for _, f := range files {
+		if err := os.Remove(strings.TrimSuffix(f, ".bc") + ".ll"); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			b.Fatal(err)
+		}
+	}
 	start := time.Now()
 	var cpu time.Duration
 	for i := 0; i < len(files); i += 200 {

@@ -1,6 +1,7 @@
 package cpuref
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -153,4 +154,87 @@ func FuzzKernelLoader(f *testing.F) {
 			t.Fatalf("loading %d bytes: %s: %s", len(b), out.Describe(), out.Tail(3))
 		}
 	})
+}
+
+// TestHarnessServer: a run forked by the harness server is the run a
+// process of its own made — the same outputs, exit statuses and words —
+// and a run that ends by a signal the harness does not catch, or passes
+// its timeout, says so; the next run after a timeout (which killed the
+// server) is answered by a fresh one.
+func TestHarnessServer(t *testing.T) {
+	needTools(t)
+	freshBuildCache(t)
+	one := Options{Grid: Grid{Groups: [3]uint32{1, 1, 1}, Threads: [3]uint32{1, 1, 1}}}.withDefaults()
+	dir := t.TempDir()
+	prog, err := build(context.Background(), dir, loaderModule, time.Minute, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if harnessServers(prog.runner) == nil {
+		t.Fatal("this build's harness has no servers")
+	}
+	in := []Data{{Index: 0, Bytes: make([]byte, 16)}}
+	served, err := execute(context.Background(), dir, prog, &Kernel{}, in, one)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A copy of the harness is no server's: it runs as a process.
+	alone := prog
+	alone.runner = filepath.Join(t.TempDir(), "harness")
+	exe, err := os.ReadFile(prog.runner)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(alone.runner, exe, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if harnessServers(alone.runner) != nil {
+		t.Fatal("another harness file is served")
+	}
+	started, err := execute(context.Background(), dir, alone, &Kernel{}, in, one)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(served[0].Bytes, started[0].Bytes) {
+		t.Errorf("served %x, started %x", served[0].Bytes, started[0].Bytes)
+	}
+
+	const abort = hostHead + `declare void @abort()
+define void @airpipe_thread(ptr %buffers, ptr %ids) {
+  call void @abort()
+  ret void
+}
+`
+	const spin = hostHead + `define void @airpipe_thread(ptr %buffers, ptr %ids) {
+entry:
+  br label %loop
+loop:
+  %p = load volatile ptr, ptr %buffers
+  br label %loop
+}
+`
+	for _, c := range []struct {
+		name, module string
+		timeout      time.Duration
+		want         string
+	}{
+		{"abort", abort, time.Minute, "killed by signal aborted"},
+		{"timeout", spin, time.Second, "did not finish within 1s"},
+	} {
+		dir := t.TempDir()
+		p, err := build(context.Background(), dir, c.module, time.Minute, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := one
+		o.Timeout = c.timeout
+		_, err = execute(context.Background(), dir, p, &Kernel{}, []Data{{Index: 0, Bytes: make([]byte, 4)}}, o)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want an error saying %q", c.name, err, c.want)
+		}
+		again, err := execute(context.Background(), t.TempDir(), prog, &Kernel{}, in, one)
+		if err != nil || !bytes.Equal(again[0].Bytes, served[0].Bytes) {
+			t.Errorf("after %s: %v, %x", c.name, err, again)
+		}
+	}
 }

@@ -703,7 +703,7 @@ func execute(ctx context.Context, dir string, prog program, k *Kernel, inputs []
 	var out proc.Outcome
 	var err error
 	for attempt := 0; ; attempt++ {
-		out, err = proc.Run(ctx, proc.Spec{Path: prog.runner, Args: []string{prog.kernel}, Stdin: []byte(spec.String()), Timeout: opts.Timeout})
+		out, err = runHarness(ctx, dir, prog, spec.String(), opts.Timeout) // harnessserver.go
 		// A harness written just now (a stored program, unbundle) can be
 		// busy for a moment: a child another goroutine forked meanwhile
 		// holds it open for writing until it execs (go.dev/issue/22315).

@@ -142,3 +142,22 @@ func TestProgramBundle(t *testing.T) {
 		}
 	}
 }
+
+// TestHarnessStaysSmall: every stored program (a provisional run's bundle,
+// kept in the reference cache) carries the harness executable, so it must
+// stay small: linking libgcc.a whole into it made it 2.7 MB and a whole
+// share's reference cache 7.3 GB.
+func TestHarnessStaysSmall(t *testing.T) {
+	needTools(t)
+	h, err := compiledHarness()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(h.runner)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Size() > 256<<10 {
+		t.Errorf("the harness is %d bytes; want at most 256 KiB", fi.Size())
+	}
+}

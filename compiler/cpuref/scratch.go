@@ -16,8 +16,8 @@ import (
 const memoryDir = "/dev/shm"
 
 // scratchBase is where runs make their directories: memoryDir when TMPDIR
-// is unset and memoryDir is a directory that allows executing mapped
-// files (the harness maps the kernel's object executable), else the
+// is unset and memoryDir is a directory that allows executing files (a
+// stored program's harness is written there and run, unbundle), else the
 // temporary directory ("").
 var scratchBase = sync.OnceValue(func() string { return scratchBaseFor(os.Getenv("TMPDIR"), memoryDir) })
 

@@ -70,19 +70,27 @@ define void @airpipe_thread(ptr %buffers, ptr %ids) {
 }
 `
 
-// TestKernelLoader: the harness runs a kernel from llc's object as a
-// static link and the dynamic loader did, and refuses by name what it does
-// not load (a thread-local variable, a file that is no object) as a link
-// failure (KindCompile "link").
-func TestKernelLoader(t *testing.T) {
+// builtLoaderModule builds loaderModule in a new directory, with a fresh
+// kernel cache, and returns a one-thread run's options, the directory and
+// the program.
+func builtLoaderModule(t *testing.T) (Options, string, program) {
+	t.Helper()
 	needTools(t)
 	freshBuildCache(t)
-	one := Options{Grid: Grid{Groups: [3]uint32{1, 1, 1}, Threads: [3]uint32{1, 1, 1}}}.withDefaults()
 	dir := t.TempDir()
 	prog, err := build(context.Background(), dir, loaderModule, time.Minute, false)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return Options{Grid: Grid{Groups: [3]uint32{1, 1, 1}, Threads: [3]uint32{1, 1, 1}}}.withDefaults(), dir, prog
+}
+
+// TestKernelLoader: the harness runs a kernel from llc's object as a
+// static link and the dynamic loader did, and refuses by name what it does
+// not load (a thread-local variable, a file that is no object) as a link
+// failure (KindCompile "link").
+func TestKernelLoader(t *testing.T) {
+	one, dir, prog := builtLoaderModule(t)
 	outs, err := execute(context.Background(), dir, prog, &Kernel{}, []Data{{Index: 0, Bytes: make([]byte, 16)}}, one)
 	if err != nil {
 		t.Fatal(err)
@@ -162,14 +170,7 @@ func FuzzKernelLoader(f *testing.F) {
 // its timeout, says so; the next run after a timeout (which killed the
 // server) is answered by a fresh one.
 func TestHarnessServer(t *testing.T) {
-	needTools(t)
-	freshBuildCache(t)
-	one := Options{Grid: Grid{Groups: [3]uint32{1, 1, 1}, Threads: [3]uint32{1, 1, 1}}}.withDefaults()
-	dir := t.TempDir()
-	prog, err := build(context.Background(), dir, loaderModule, time.Minute, false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	one, dir, prog := builtLoaderModule(t)
 	if harnessServers(prog.runner) == nil {
 		t.Fatal("this build's harness has no servers")
 	}

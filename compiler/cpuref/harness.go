@@ -28,15 +28,16 @@ import (
 // it: the harness's callbacks from the harness executable (which exports
 // them, -rdynamic), the C and math libraries from the harness's own, and
 // libgcc's helpers (__extendhfsf2 ...) from libgcc_s, which the harness
-// links: it has every helper of libgcc.a that LLVM's x86-64 code calls
-// (what only libgcc.a has is decimal float, split stacks and GCC's own
-// stubs), and a stored program (bundle) stays the size of the harness
-// alone, not of the whole libgcc.a (2.7 MB). (The rewrite makes the module's functions internal:
-// airpipe_thread is its one global definition, and the loader binds every
-// reference to a symbol the object defines inside it, as a static link
-// would.) A symbol none defines fails the load (exit 12), which a static
-// link would have refused: the KindCompile "link" verdict. The bounds of
-// the kernel's threadgroup section (airpipe_tg) are the loader's own.
+// links. libgcc_s has every helper of libgcc.a that LLVM's x86-64 code
+// calls (what only libgcc.a has is decimal float, split stacks and GCC's
+// own stubs), and a stored program (bundle) stays the size of the harness
+// alone, not of the whole libgcc.a (2.7 MB). The rewrite makes the
+// module's functions internal: airpipe_thread is its one global
+// definition, and the loader binds every reference to a symbol the object
+// defines inside it, as a static link would. A symbol none defines fails
+// the load (exit 12), which a static link would have refused: the
+// KindCompile "link" verdict. The bounds of the kernel's threadgroup
+// section (airpipe_tg) are the loader's own.
 
 //go:embed harness_c.txt
 var harnessSource []byte
@@ -48,7 +49,8 @@ type harness struct {
 }
 
 // compiledHarness compiles the harness once per process into a per-user
-// cache directory (harnessDir), named by the source's SHA-256, so every
+// cache directory (harnessDir), named by the SHA-256 of its source and
+// flags, so every
 // process that runs the reference shares one executable and none leaves a
 // directory behind in the temporary directory.
 var compiledHarness = sync.OnceValues(func() (harness, error) {
@@ -58,7 +60,7 @@ var compiledHarness = sync.OnceValues(func() (harness, error) {
 	}
 	// --no-as-needed keeps libm and libgcc_s loaded for the kernel's calls
 	// into them.
-	runner, err := compileOnce(dir, "harness", "", harnessSource, "-O1", "-rdynamic", "-ldl", "-Wl,--no-as-needed", "-lm", "-lgcc_s")
+	runner, err := compileOnce(dir, "harness", harnessSource, "-O1", "-rdynamic", "-ldl", "-Wl,--no-as-needed", "-lm", "-lgcc_s")
 	if errors.Is(err, proc.ErrNotFound) {
 		return harness{}, fmt.Errorf("%w: no C compiler (cc)", ErrUnavailable)
 	}
@@ -68,12 +70,12 @@ var compiledHarness = sync.OnceValues(func() (harness, error) {
 	return harness{runner: runner}, nil
 })
 
-// compileOnce compiles C source src with cc and flags into dir, named
-// name-<hash of src and flags>-<arch>ext, unless a process compiled it there
-// before.
-func compileOnce(dir, name, ext string, src []byte, flags ...string) (string, error) {
+// compileOnce compiles C source src with cc and flags into an executable
+// in dir, named name-<hash of src and flags>-<arch>, unless a process
+// compiled it there before.
+func compileOnce(dir, name string, src []byte, flags ...string) (string, error) {
 	sum := sha256.Sum256(append(append([]byte(nil), src...), "\x00"+strings.Join(flags, "\x00")...))
-	path := filepath.Join(dir, name+"-"+hex.EncodeToString(sum[:8])+"-"+runtime.GOARCH+ext)
+	path := filepath.Join(dir, name+"-"+hex.EncodeToString(sum[:8])+"-"+runtime.GOARCH)
 	if fi, err := os.Lstat(path); err == nil && fi.Mode().IsRegular() && fi.Size() > 0 {
 		return path, nil
 	}
@@ -82,7 +84,7 @@ func compileOnce(dir, name, ext string, src []byte, flags ...string) (string, er
 		return "", err
 	}
 	defer os.RemoveAll(work)
-	c, tmp := filepath.Join(work, name+".c"), filepath.Join(work, name+ext)
+	c, tmp := filepath.Join(work, name+".c"), filepath.Join(work, name)
 	if err := os.WriteFile(c, src, 0o644); err != nil {
 		return "", err
 	}

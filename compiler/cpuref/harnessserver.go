@@ -1,7 +1,6 @@
 package cpuref
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -90,7 +89,5 @@ func readHead(path string, max int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	var b bytes.Buffer
-	_, err = io.Copy(&b, io.LimitReader(f, max))
-	return b.Bytes(), err
+	return io.ReadAll(io.LimitReader(f, max))
 }

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 )
@@ -28,80 +29,135 @@ var builtKernels = &kernelCache{max: builtKernelBytes}
 // id ("!12 = ..." or "!12 = distinct ...").
 var numberedNode = regexp.MustCompile(`^(![0-9]+) = `)
 
-// nodeRef matches a reference to a numbered metadata node.
-var nodeRef = regexp.MustCompile(`![0-9]+\b`)
+// dbgAttachment matches a debug location or subprogram attachment (", !dbg
+// !9" on an instruction, " !dbg !3" on a define line).
+var dbgAttachment = regexp.MustCompile(`,? !dbg ![0-9]+\b`)
 
-// dbgAttachment matches an instruction's debug location.
-var dbgAttachment = regexp.MustCompile(`, !dbg ![0-9]+\b`)
+// unreadFlags are module flags that code generation for the host's ELF
+// target does not read: the DWARF version (read only when a compile unit
+// is emitted) and the Apple SDK version (read only for Mach-O). The
+// "Debug Info Version" flag is set aside separately, where it decides nothing.
+var unreadFlags = []string{`!"Dwarf Version",`, `!"SDK Version",`}
 
-// buildKey names what llc and the linker make of host (fuse: the fused
-// build): every line but the module's ID comment, its source file name,
-// named metadata other than llvm.*'s (AIR's !air.* lists, which no LLVM
-// pass or backend reads) and !llvm.ident (the .comment section's producer
-// string), and numbered metadata nodes nothing kept refers to, directly or
-// through other nodes. A host with a debug-info compile unit also loses
-// its debug locations, llvm.dbg.* calls and !llvm.dbg.* lists: build
-// removes its debug info before code generation either way (marked as of an
-// old version, or opt-19 --strip-debug). Two hosts with one key differ only
-// in what llc does not read for code, so they build to interchangeable
-// objects.
+// buildKey names what llc makes of host (fuse: the fused build): every line
+// but the module's ID comment, its source file name, named metadata other
+// than llvm.*'s (AIR's !air.* lists, which no LLVM pass or backend reads)
+// and !llvm.ident (the .comment section's producer string), and numbered
+// metadata nodes nothing kept refers to, directly or through other nodes.
+// Nodes are renumbered in the order the kept text first refers to them, so
+// two hosts that number the same nodes differently have one key. A host
+// with a debug-info compile unit also loses its debug attachments,
+// llvm.dbg.* calls and !llvm.dbg.* lists: build removes its debug info
+// before code generation either way (marked as of an old version, or opt-19
+// --strip-debug). The module flags in unreadFlags are set aside, and "Debug
+// Info Version" too where it decides nothing (debug info stripped anyway,
+// or none to strip). Two hosts with one key differ only in what llc does
+// not read for code, so they build to interchangeable objects.
 func buildKey(host string, fuse bool) string {
 	debug := strings.Contains(host, "\n!llvm.dbg.cu = ")
+	versionMoot := debug || !strings.Contains(host, "!dbg ") && !strings.Contains(host, "@llvm.dbg.")
 	nodes := map[string]string{}
-	var order []string
 	var kept []string
+	flagsLine := -1
 	for _, l := range strings.Split(host, "\n") {
 		switch {
 		case strings.HasPrefix(l, "; ModuleID = "), strings.HasPrefix(l, "source_filename = "):
 			continue
 		case strings.HasPrefix(l, "!"):
 			if m := numberedNode.FindStringSubmatch(l); m != nil {
-				nodes[m[1]] = l
-				order = append(order, m[1])
+				nodes[m[1]] = l[len(m[0]):]
 				continue
 			}
 			if !strings.HasPrefix(l, "!llvm.") || strings.HasPrefix(l, "!llvm.ident = ") || debug && strings.HasPrefix(l, "!llvm.dbg.") {
 				continue // named metadata code generation does not read
 			}
+			if strings.HasPrefix(l, "!llvm.module.flags = ") {
+				flagsLine = len(kept)
+			}
 		case debug && strings.Contains(l, "@llvm.dbg."):
 			continue // a debug intrinsic's call or declaration
-		case debug && strings.Contains(l, ", !dbg !"):
+		case debug && strings.Contains(l, "!dbg !"):
 			l = dbgAttachment.ReplaceAllString(l, "")
 		}
 		kept = append(kept, l)
 	}
-	reached := map[string]bool{}
-	var queue []string
-	for _, l := range kept {
-		if strings.Contains(l, "!") {
-			queue = append(queue, nodeRef.FindAllString(l, -1)...)
-		}
+	if flagsLine >= 0 {
+		kept[flagsLine] = readFlags(kept[flagsLine], nodes, versionMoot)
 	}
-	for len(queue) > 0 {
-		id := queue[len(queue)-1]
-		queue = queue[:len(queue)-1]
-		def, ok := nodes[id]
-		if !ok || reached[id] {
-			continue
+	number := map[string]string{}
+	var order []string
+	renumber := func(id string) string {
+		n, ok := number[id]
+		if !ok {
+			n = "!" + strconv.Itoa(len(order))
+			number[id] = n
+			order = append(order, id)
 		}
-		reached[id] = true
-		queue = append(queue, nodeRef.FindAllString(strings.TrimPrefix(def, id), -1)...)
+		return n
 	}
 	h := sha256.New()
 	if fuse {
 		h.Write([]byte("fused\n"))
 	}
 	for _, l := range kept {
-		h.Write([]byte(l))
+		h.Write([]byte(replaceNodeRefs(l, renumber)))
 		h.Write([]byte{'\n'})
 	}
-	for _, id := range order {
-		if reached[id] {
-			h.Write([]byte(nodes[id]))
-			h.Write([]byte{'\n'})
-		}
+	for i := 0; i < len(order); i++ { // renumber appends the nodes a definition reaches
+		def := replaceNodeRefs(nodes[order[i]], renumber)
+		h.Write([]byte(number[order[i]] + " = " + def + "\n"))
 	}
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// readFlags is the !llvm.module.flags line without the flags code
+// generation does not read (versionMoot: nor "Debug Info Version").
+func readFlags(line string, nodes map[string]string, versionMoot bool) string {
+	list, ok := strings.CutPrefix(line, "!llvm.module.flags = !{")
+	list, ok2 := strings.CutSuffix(list, "}")
+	if !ok || !ok2 {
+		return line
+	}
+	var keep []string
+	for _, ref := range strings.Split(list, ", ") {
+		def := nodes[ref]
+		unread := versionMoot && strings.Contains(def, `!"Debug Info Version",`)
+		for _, f := range unreadFlags {
+			unread = unread || strings.Contains(def, f)
+		}
+		if !unread {
+			keep = append(keep, ref)
+		}
+	}
+	return "!llvm.module.flags = !{" + strings.Join(keep, ", ") + "}"
+}
+
+// replaceNodeRefs is l with each reference to a numbered node (!12) outside
+// quoted strings replaced by f of it. LLVM's text writes a quote inside a
+// string as \22, so every '"' opens or closes one.
+func replaceNodeRefs(l string, f func(string) string) string {
+	if !strings.Contains(l, "!") {
+		return l
+	}
+	var b strings.Builder
+	quoted := false
+	for i := 0; i < len(l); i++ {
+		c := l[i]
+		if c == '"' {
+			quoted = !quoted
+		}
+		if quoted || c != '!' || i+1 == len(l) || l[i+1] < '0' || l[i+1] > '9' {
+			b.WriteByte(c)
+			continue
+		}
+		j := i + 1
+		for j < len(l) && l[j] >= '0' && l[j] <= '9' {
+			j++
+		}
+		b.WriteString(f(l[i:j]))
+		i = j - 1
+	}
+	return b.String()
 }
 
 // kernelCache keeps built objects by key, up to max bytes, the

@@ -41,6 +41,9 @@ func TestBuildKey(t *testing.T) {
 		{"AIR metadata", `!{!"air.compile.fast_math_enable"}`, `!{!"air.compile.fast_math_disable"}`},
 		{"a node only AIR metadata reaches", "!5 = !{}", `!5 = !{!"x"}`},
 		{"another AIR list", "!air.kernel = !{!1}", "!air.kernel = !{!1}\n!air.version = !{!5}"},
+		{"a DWARF version flag", "!llvm.module.flags = !{!0}", "!llvm.module.flags = !{!0, !7}\n!7 = !{i32 7, !\"Dwarf Version\", i32 4}"},
+		{"an SDK version flag", "!llvm.module.flags = !{!0}", "!llvm.module.flags = !{!7, !0}\n!7 = !{i32 2, !\"SDK Version\", [2 x i32] [i32 14, i32 0]}"},
+		{"a debug info version with no debug info", "!llvm.module.flags = !{!0}", "!llvm.module.flags = !{!0, !7}\n!7 = !{i32 2, !\"Debug Info Version\", i32 3}"},
 	}
 	for _, tc := range same {
 		t.Run(tc.name, func(t *testing.T) {
@@ -75,10 +78,26 @@ func TestBuildKey(t *testing.T) {
 	}
 }
 
+// TestBuildKeyNumbering: nodes numbered otherwise (as another variant's
+// extra AIR metadata shifts them) have the key of the original; a node
+// number inside a quoted string is text, not a reference.
+func TestBuildKeyNumbering(t *testing.T) {
+	renumbered := strings.NewReplacer("!tbaa !3", "!tbaa !40", "!3 = !{!4, !4, i64 0}", "!40 = !{!41, !41, i64 0}",
+		"!4 = !{!\"float\", !6}", "!41 = !{!\"float\", !6}").Replace(hostText)
+	if renumbered == hostText || buildKey(renumbered, false) != buildKey(hostText, false) {
+		t.Fatal("renumbered nodes changed the key, or nothing was renumbered")
+	}
+	a := strings.Replace(hostText, `!6 = !{!"root"}`, `!6 = !{!"root !3"}`, 1)
+	b := strings.Replace(hostText, `!6 = !{!"root"}`, `!6 = !{!"root !4"}`, 1)
+	if buildKey(a, false) == buildKey(b, false) {
+		t.Fatal("two strings that differ in a node number inside them have one key")
+	}
+}
+
 // debugHost is hostText with debug info: a compile unit, a location on the
 // store and a dbg.value call.
 const debugHost = `; ModuleID = 'a.metallib'
-define internal void @k(ptr %p) {
+define internal void @k(ptr %p) !dbg !11 {
   call void @llvm.dbg.value(metadata ptr %p, metadata !8, metadata !DIExpression()), !dbg !9
   store float 1.0, ptr %p, align 4, !dbg !9
   ret void
@@ -107,6 +126,8 @@ func TestBuildKeyDebugInfo(t *testing.T) {
 		{`"Apple metal version 32023.35"`, `"Apple metal version 31001.720"`},
 		{`producer: "metal 32023.35"`, `producer: "metal 31001.720"`},
 		{`name: "p", scope: !11, file: !10, line: 3`, `name: "q", scope: !11, file: !10, line: 5`},
+		{`name: "k", file: !10, line: 2`, `name: "k", file: !10, line: 20`}, // reached from the define line only
+		{`!"Debug Info Version", i32 0`, `!"Debug Info Version", i32 3`},
 	} {
 		if v := strings.Replace(debugHost, tc.from, tc.to, 1); v == debugHost || buildKey(v, false) != base {
 			t.Errorf("%s → %s: another key, or no change", tc.from, tc.to)
@@ -118,6 +139,11 @@ func TestBuildKeyDebugInfo(t *testing.T) {
 	noCU := strings.Replace(debugHost, "!llvm.dbg.cu = !{!7}\n", "", 1)
 	if buildKey(strings.Replace(noCU, `line: 4, column: 2`, `line: 40, column: 7`, 1), false) == buildKey(noCU, false) {
 		t.Error("without a compile unit, a debug location left the key")
+	}
+	// Without a compile unit but with debug locations, the version flag
+	// decides whether llc-19 keeps them.
+	if buildKey(strings.Replace(noCU, `!"Debug Info Version", i32 0`, `!"Debug Info Version", i32 3`, 1), false) == buildKey(noCU, false) {
+		t.Error("without a compile unit, the debug info version left the key")
 	}
 }
 

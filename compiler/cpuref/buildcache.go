@@ -23,7 +23,7 @@ import (
 const builtKernelBytes = 32 << 20
 
 // builtKernels is the process's kept kernels.
-var builtKernels = &kernelCache{max: builtKernelBytes}
+var builtKernels = &byteCache{max: builtKernelBytes}
 
 // numberedNode matches a numbered metadata node's definition, capturing its
 // id ("!12 = ..." or "!12 = distinct ...").
@@ -160,9 +160,9 @@ func replaceNodeRefs(l string, f func(string) string) string {
 	return b.String()
 }
 
-// kernelCache keeps built objects by key, up to max bytes, the
-// oldest dropped first.
-type kernelCache struct {
+// byteCache keeps byte strings by key (built objects, run results), up to
+// max bytes, the oldest dropped first.
+type byteCache struct {
 	mu    sync.Mutex
 	max   int
 	size  int
@@ -170,16 +170,16 @@ type kernelCache struct {
 	order []string
 }
 
-// get is the kept object of key.
-func (c *kernelCache) get(key string) ([]byte, bool) {
+// get is the kept bytes of key.
+func (c *byteCache) get(key string) ([]byte, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	b, ok := c.m[key]
 	return b, ok
 }
 
-// put keeps b as key's object (one larger than the whole budget is not kept).
-func (c *kernelCache) put(key string, b []byte) {
+// put keeps b as key's bytes (one larger than the whole budget is not kept).
+func (c *byteCache) put(key string, b []byte) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if len(b) > c.max {

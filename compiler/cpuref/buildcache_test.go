@@ -147,10 +147,10 @@ func TestBuildKeyDebugInfo(t *testing.T) {
 	}
 }
 
-// TestKernelCache: objects are kept up to the byte budget, the oldest
+// TestByteCache: byte strings are kept up to the byte budget, the oldest
 // dropped first, one larger than the budget never.
-func TestKernelCache(t *testing.T) {
-	c := &kernelCache{max: 10}
+func TestByteCache(t *testing.T) {
+	c := &byteCache{max: 10}
 	c.put("a", []byte("aaaa"))
 	c.put("b", []byte("bbbb"))
 	if b, ok := c.get("a"); !ok || string(b) != "aaaa" {
@@ -174,7 +174,7 @@ func TestKernelCache(t *testing.T) {
 func freshBuildCache(t *testing.T) {
 	t.Helper()
 	kept := builtKernels
-	builtKernels = &kernelCache{max: builtKernelBytes}
+	builtKernels = &byteCache{max: builtKernelBytes}
 	t.Cleanup(func() { builtKernels = kept })
 }
 

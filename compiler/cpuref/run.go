@@ -73,7 +73,8 @@ type Options struct {
 	// MemoryLimit caps the reference process's data (0: 1 GiB).
 	MemoryLimit uint64
 	// WorkDir holds the files of the run ("": a temporary directory,
-	// removed afterwards).
+	// removed afterwards); with it every run runs, none is answered from
+	// the process's kept results (runmemo.go), so that its files are there.
 	WorkDir string
 	// FuseMulAdd builds the reference with multiply-adds fused into FMA
 	// instructions (llc -fp-contract=fast on an FMA-capable host): the
@@ -688,9 +689,6 @@ func execute(ctx context.Context, dir string, prog program, k *Kernel, inputs []
 	for _, in := range inputs {
 		ip := filepath.Join(dir, fmt.Sprintf("in%d.bin", in.Index))
 		op := filepath.Join(dir, fmt.Sprintf("out%d.bin", in.Index))
-		if err := os.WriteFile(ip, in.Bytes, 0o644); err != nil {
-			return nil, err
-		}
 		fmt.Fprintf(&spec, "%d %d %s %s\n", in.Index, len(in.Bytes), ip, op)
 	}
 	if opts.approx {
@@ -699,6 +697,27 @@ func execute(ctx context.Context, dir string, prog program, k *Kernel, inputs []
 			return nil, err
 		}
 		spec.WriteString(line)
+	}
+	// A run of this build's harness that repeats one before it reads that
+	// one's outputs (runmemo.go).
+	var key string
+	if harnessServers(prog.runner) != nil && opts.WorkDir == "" {
+		var sub *Substitution
+		if opts.approx {
+			sub = opts.Substitution
+		}
+		if rk, ok := runKey(dir, prog.kernel, spec.String(), inputs, sub); ok {
+			key = rk
+			if outs, ok, err := keptRun(key, dir, inputs, opts.approx); ok || err != nil {
+				runsReused.Add(1)
+				return outs, err
+			}
+		}
+	}
+	for _, in := range inputs {
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("in%d.bin", in.Index)), in.Bytes, 0o644); err != nil {
+			return nil, err
+		}
 	}
 	var out proc.Outcome
 	var err error
@@ -762,5 +781,12 @@ func execute(ctx context.Context, dir string, prog program, k *Kernel, inputs []
 		}
 		outs[i] = Data{Index: in.Index, Bytes: b}
 	}
+	if key != "" {
+		keepRun(key, dir, outs, opts.approx)
+	}
 	return outs, nil
 }
+
+// runsReused counts the runs execute answered from runResults (the tests
+// see a repeated run spared).
+var runsReused atomic.Int64

@@ -1,0 +1,131 @@
+package cpuref
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestRunKey: a run's key is the same for the same object, spec and bytes
+// written for another directory, and another key for any difference in the
+// object, the spec, an input's index or bytes, or the substitution records.
+func TestRunKey(t *testing.T) {
+	root := t.TempDir()
+	obj := filepath.Join(root, "kernel.o")
+	other := filepath.Join(root, "other.o")
+	if err := os.WriteFile(obj, []byte("object"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(other, []byte("objecT"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	spec := func(dir string) string {
+		return "groups 1 1 1 threads 4 1 1 ftz 0\n0 16 " + filepath.Join(dir, "in0.bin") + " " + filepath.Join(dir, "out0.bin") + "\n"
+	}
+	inputs := []Data{{Index: 0, Bytes: []byte("0123456789abcdef")}}
+	sub := &Substitution{Words: []byte{1, 2, 3, 4}}
+	key := func(dir, kernel, spec string, in []Data, s *Substitution) string {
+		k, ok := runKey(dir, kernel, spec, in, s)
+		if !ok {
+			t.Fatal("no key")
+		}
+		return k
+	}
+	a, b := filepath.Join(root, "a"), filepath.Join(root, "b")
+	base := key(a, obj, spec(a), inputs, sub)
+	if key(b, obj, spec(b), inputs, sub) != base {
+		t.Fatal("the same run written for another directory has another key")
+	}
+	for name, k := range map[string]string{
+		"object":       key(a, other, spec(a), inputs, sub),
+		"spec":         key(a, obj, strings.Replace(spec(a), "ftz 0", "ftz 1", 1), inputs, sub),
+		"input bytes":  key(a, obj, spec(a), []Data{{Index: 0, Bytes: []byte("0123456789abcdeF")}}, sub),
+		"input index":  key(a, obj, spec(a), []Data{{Index: 1, Bytes: inputs[0].Bytes}}, sub),
+		"substitution": key(a, obj, spec(a), inputs, &Substitution{Words: []byte{1, 2, 3, 5}}),
+		"no records":   key(a, obj, spec(a), inputs, nil),
+	} {
+		if k == base {
+			t.Errorf("a run that differs in its %s has the same key", name)
+		}
+	}
+	if _, ok := runKey(a, filepath.Join(root, "missing.o"), spec(a), inputs, nil); ok {
+		t.Error("a key for an object that cannot be read")
+	}
+}
+
+// TestKeptRun: a kept result gives back each output (a copy) and writes
+// approx.out back for a substituting run.
+func TestKeptRun(t *testing.T) {
+	kept := runResults
+	runResults = &byteCache{max: runResultBytes}
+	t.Cleanup(func() { runResults = kept })
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "approx.out"), []byte("counts\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	outs := []Data{{Index: 0, Bytes: []byte("abcd")}, {Index: 2, Bytes: []byte("ef")}}
+	keepRun("k", dir, outs, true)
+	again := t.TempDir()
+	got, ok, err := keptRun("k", again, []Data{{Index: 0, Bytes: make([]byte, 4)}, {Index: 2, Bytes: make([]byte, 2)}}, true)
+	if err != nil || !ok {
+		t.Fatalf("kept run not found: %v", err)
+	}
+	if len(got) != 2 || string(got[0].Bytes) != "abcd" || got[1].Index != 2 || string(got[1].Bytes) != "ef" {
+		t.Fatalf("outputs %+v", got)
+	}
+	if b, err := os.ReadFile(filepath.Join(again, "approx.out")); err != nil || string(b) != "counts\n" {
+		t.Fatalf("approx.out %q, %v", b, err)
+	}
+	got[0].Bytes[0] = 'X'
+	if again, _, _ := keptRun("k", dir, outs, false); string(again[0].Bytes) != "abcd" {
+		t.Fatal("a caller's change reached the kept result")
+	}
+	if _, ok, _ := keptRun("other", dir, outs, false); ok {
+		t.Fatal("a result for a key never kept")
+	}
+}
+
+// TestRunReused: the fixture run again as another library's module (another
+// source file name) builds nothing and runs nothing — each of its runs
+// repeats one of the first — and gives the same outputs; with other code,
+// every run runs.
+func TestRunReused(t *testing.T) {
+	needTools(t)
+	freshBuildCache(t)
+	kept := runResults
+	runResults = &byteCache{max: runResultBytes}
+	t.Cleanup(func() { runResults = kept })
+	ll := readFixture(t, "testdata/affine.ll")
+	first, err := RunText(context.Background(), ll, "affine", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reused := runsReused.Load()
+	variant := strings.Replace(ll, `source_filename = "affine"`, `source_filename = "elsewhere/affine.metal"`, 1)
+	again, err := RunText(context.Background(), variant, "affine", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if runsReused.Load() == reused {
+		t.Error("no run of the repeated module was reused")
+	}
+	for i := range first.Outputs {
+		if !bytes.Equal(first.Outputs[i].Bytes, again.Outputs[i].Bytes) {
+			t.Fatalf("output %d differs", i)
+		}
+	}
+	code := strings.Replace(ll, "fadd", "fsub", 1)
+	if code == ll {
+		t.Fatal("no fadd in the fixture to change")
+	}
+	reused = runsReused.Load()
+	if _, err := RunText(context.Background(), code, "affine", Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if n := runsReused.Load() - reused; n != 0 {
+		t.Errorf("%d runs of a module whose code changed were reused", n)
+	}
+}

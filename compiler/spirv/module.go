@@ -1,8 +1,7 @@
 package spirv
 
 import (
-	"fmt"
-	"strings"
+	"strconv"
 )
 
 // ID is a SPIR-V result id. Zero is never a valid id.
@@ -35,6 +34,7 @@ type Module struct {
 	annotations  []Instruction
 	globals      []Instruction
 	dedup        map[string]ID
+	dedupKey     []byte // global's scratch for building a key
 	functions    []*Function
 }
 
@@ -119,17 +119,22 @@ func (m *Module) MemberDecorate(id ID, member uint32, d Decoration, literals ...
 // key distinguishes declarations whose operands agree but whose decorations
 // differ; decorate, when not nil, runs once for a new declaration.
 func (m *Module) global(op Op, resultType ID, operands []uint32, key string, decorate func(ID)) ID {
-	var sb strings.Builder
-	fmt.Fprintf(&sb, "%d:%d:%s", op, resultType, key)
+	// The key is "op:resultType:key" and ",word" per operand, in decimal.
+	b := strconv.AppendUint(m.dedupKey[:0], uint64(op), 10)
+	b = append(b, ':')
+	b = strconv.AppendUint(b, uint64(resultType), 10)
+	b = append(b, ':')
+	b = append(b, key...)
 	for _, w := range operands {
-		fmt.Fprintf(&sb, ",%d", w)
+		b = append(b, ',')
+		b = strconv.AppendUint(b, uint64(w), 10)
 	}
-	k := sb.String()
-	if id, ok := m.dedup[k]; ok {
+	m.dedupKey = b
+	if id, ok := m.dedup[string(b)]; ok {
 		return id
 	}
 	id := m.ID()
-	m.dedup[k] = id
+	m.dedup[string(b)] = id
 	var ops []uint32
 	if resultType != 0 {
 		ops = append(ops, uint32(resultType))

@@ -151,23 +151,24 @@ func (s *Server) retire(c *serverChild) {
 	s.reap(c)
 }
 
-// residentBytes is the resident set (VmRSS) of process pid, or 0 where it
-// cannot be read (not Linux, or the process is gone).
+// residentBytes is the resident set of process pid (VmRSS: the second field
+// of /proc/PID/statm, in pages, which the kernel writes in less than half
+// the time of /proc/PID/status), or 0 where it cannot be read (not Linux,
+// or the process is gone).
 func residentBytes(pid int) uint64 {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/statm")
 	if err != nil {
 		return 0
 	}
-	for line := range strings.Lines(string(b)) {
-		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
-			kib, err := strconv.ParseUint(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
-			if err != nil {
-				return 0
-			}
-			return kib << 10
-		}
+	f := strings.Fields(string(b))
+	if len(f) < 2 {
+		return 0
 	}
-	return 0
+	pages, err := strconv.ParseUint(f[1], 10, 64)
+	if err != nil {
+		return 0
+	}
+	return pages * uint64(os.Getpagesize())
 }
 
 // reap kills c's process group, waits for it and forgets it, describing how

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -147,8 +148,24 @@ func TestResidentBytes(t *testing.T) {
 		t.Skip("no /proc")
 	}
 	// This test process holds at least a MiB and less than a TiB.
-	if n := residentBytes(os.Getpid()); n < 1<<20 || n > 1<<40 {
+	n := residentBytes(os.Getpid())
+	if n < 1<<20 || n > 1<<40 {
 		t.Errorf("resident set %d bytes", n)
+	}
+	// It is the VmRSS that /proc/PID/status states (read a moment later:
+	// within 4 MiB).
+	status, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kib uint64
+	for line := range strings.Lines(string(status)) {
+		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			kib, _ = strconv.ParseUint(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+		}
+	}
+	if d := int64(kib<<10) - int64(n); kib == 0 || d > 4<<20 || d < -4<<20 {
+		t.Errorf("resident set %d bytes, VmRSS %d KiB", n, kib)
 	}
 	if n := residentBytes(-1); n != 0 {
 		t.Errorf("no such process: %d bytes, want 0", n)

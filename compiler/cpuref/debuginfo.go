@@ -1,10 +1,18 @@
 package cpuref
 
-import "regexp"
+import (
+	"regexp"
+	"strings"
+)
 
-// debugInfoVersion matches the module flag that gives the version of the
-// module's debug metadata, at LLVM 19's version, 3 (DEBUG_METADATA_VERSION).
-var debugInfoVersion = regexp.MustCompile(`(?m)^(![0-9]+ = !\{i32 [0-9]+, !"Debug Info Version", i32 )3\}$`)
+// debugInfoVersion matches the module flag line that gives the version of
+// the module's debug metadata, at LLVM 19's version, 3
+// (DEBUG_METADATA_VERSION).
+var debugInfoVersion = regexp.MustCompile(`^(![0-9]+ = !\{i32 [0-9]+, !"Debug Info Version", i32 )3\}$`)
+
+// debugInfoVersionWords is what every debugInfoVersion line holds: the
+// lines to test are found by it, not by running the regexp over the module.
+const debugInfoVersionWords = `, !"Debug Info Version", i32 3}`
 
 // withoutDebugInfo returns the host module with its "Debug Info Version"
 // module flag set to 0. LLVM's reader drops all debug info of a module
@@ -15,10 +23,28 @@ var debugInfoVersion = regexp.MustCompile(`(?m)^(![0-9]+ = !\{i32 [0-9]+, !"Debu
 // objects are byte-identical. ok is false unless the module states
 // version 3 exactly once.
 func withoutDebugInfo(host string) (string, bool) {
-	loc := debugInfoVersion.FindAllStringSubmatchIndex(host, 2)
-	if len(loc) != 1 {
+	end, found := -1, 0 // end: where the 3 of the one flag line stands
+	for from := 0; ; {
+		i := strings.Index(host[from:], debugInfoVersionWords)
+		if i < 0 {
+			break
+		}
+		i += from
+		start := strings.LastIndexByte(host[:i], '\n') + 1
+		stop := strings.IndexByte(host[i:], '\n')
+		if stop < 0 {
+			stop = len(host)
+		} else {
+			stop += i
+		}
+		if loc := debugInfoVersion.FindStringSubmatchIndex(host[start:stop]); loc != nil {
+			found++
+			end = start + loc[3]
+		}
+		from = stop
+	}
+	if found != 1 {
 		return host, false
 	}
-	end := loc[0][3] // the end of the prefix, where the 3 stands
-	return host[:end] + "0}" + host[loc[0][1]:], true
+	return host[:end] + "0}" + host[end+2:], true
 }

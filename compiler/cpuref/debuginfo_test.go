@@ -1,6 +1,7 @@
 package cpuref
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -23,4 +24,33 @@ func TestWithoutDebugInfo(t *testing.T) {
 			t.Errorf("%s: got (%q, %v), want (%q, %v)", c.name, got, ok, c.want, c.ok)
 		}
 	}
+}
+
+// wholeTextDebugInfoVersion is the multi-line regexp withoutDebugInfo ran
+// over the whole module before it tested only the lines holding
+// debugInfoVersionWords: FuzzWithoutDebugInfo holds the two to the same
+// answers.
+var wholeTextDebugInfoVersion = regexp.MustCompile(`(?m)^(![0-9]+ = !\{i32 [0-9]+, !"Debug Info Version", i32 )3\}$`)
+
+func withoutDebugInfoByRegexp(host string) (string, bool) {
+	loc := wholeTextDebugInfoVersion.FindAllStringSubmatchIndex(host, 2)
+	if len(loc) != 1 {
+		return host, false
+	}
+	end := loc[0][3]
+	return host[:end] + "0}" + host[loc[0][1]:], true
+}
+
+func FuzzWithoutDebugInfo(f *testing.F) {
+	const flag3 = `!14 = !{i32 2, !"Debug Info Version", i32 3}`
+	for _, s := range []string{flag3, "a\n" + flag3 + "\nb", flag3 + "\n" + flag3, "x" + flag3, flag3 + "\r\n", "!1 = !{i32 2, !\"Debug Info Version\", i32 3}}\n" + flag3} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, host string) {
+		got, ok := withoutDebugInfo(host)
+		want, wok := withoutDebugInfoByRegexp(host)
+		if got != want || ok != wok {
+			t.Fatalf("withoutDebugInfo(%q) = (%q, %v), the regexp over the whole text (%q, %v)", host, got, ok, want, wok)
+		}
+	})
 }

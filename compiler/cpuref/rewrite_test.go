@@ -131,3 +131,17 @@ func FuzzFastFlagFilter(f *testing.F) {
 		}
 	})
 }
+
+// FuzzStripFastFlags: stripFastFlags does what the fastFlags regexp does.
+func FuzzStripFastFlags(f *testing.F) {
+	for _, s := range []string{"  %3 = fmul fast float %1, %2, !fpmath !4", "  %r = call nnan ninf float @llvm.sqrt.f32(float %x)",
+		"  %p = phi reassoc float [ 0.0, %a ]", "fadd fast nnan, x", "xfadd fast y", "fadd fastmath y", "fadd fast fadd nnan x",
+		"fadd  fast x", "select nsz nsz z", "fcmp fast oeq", "fadd fast"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, l string) {
+		if got, want := stripFastFlags(l), fastFlags.ReplaceAllString(l, "$1 "); got != want {
+			t.Fatalf("stripFastFlags(%q) = %q, the regexp %q", l, got, want)
+		}
+	})
+}

@@ -152,8 +152,13 @@ var (
 // use and decodes each, in the order of their words (the first error names
 // the first word no evidence decodes).
 func constexprSamplers(t *textModule) ([]ConstexprSampler, error) {
+	// Each regexp runs only on lines holding its literal words (a match
+	// does): most of a module's lines hold none.
 	globals := map[string]uint64{}
 	for _, l := range t.lines {
+		if !strings.HasPrefix(l, "@") || !strings.Contains(l, "addrspace(2) constant ") {
+			continue
+		}
 		if m := samplerGlobal.FindStringSubmatch(l); m != nil {
 			v, err := strconv.ParseInt(m[2], 10, 64)
 			if err == nil {
@@ -163,6 +168,9 @@ func constexprSamplers(t *textModule) ([]ConstexprSampler, error) {
 	}
 	var multi []string // AIR 2.7+ states of several words: no evidence pairs them
 	for _, l := range t.lines {
+		if !strings.HasPrefix(l, "@") || !strings.Contains(l, "addrspace(2) constant [") {
+			continue
+		}
 		if m := samplerWords.FindStringSubmatch(l); m != nil {
 			multi = append(multi, strings.Trim(m[1], `"`))
 		}
@@ -185,6 +193,9 @@ func constexprSamplers(t *textModule) ([]ConstexprSampler, error) {
 		}
 		if strings.Contains(l, "@__air_sampler_state") && len(globals) == 0 {
 			return nil, notJudgeable(KindTexture, "constexpr sampler", "@__air_sampler_state is used but not defined as an addrspace(2) constant i64")
+		}
+		if !strings.Contains(l, "inttoptr (i64 ") {
+			continue
 		}
 		for _, m := range samplerIntToPt.FindAllStringSubmatch(l, -1) {
 			v, err := strconv.ParseInt(m[1], 10, 64)

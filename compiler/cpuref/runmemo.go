@@ -1,12 +1,11 @@
 package cpuref
 
 import (
-	"encoding/binary"
-	"encoding/hex"
-	"hash/maphash"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/airpipe/airpipe/internal/memo"
 )
 
 // A run of this build's harness computes its outputs from what it is given
@@ -26,42 +25,26 @@ const runResultBytes = 48 << 20
 // runResults is the process's kept run results.
 var runResults = &byteCache{max: runResultBytes}
 
-// runKeySeeds seed the two halves of a run's key: keys live only in this
-// process, so a hash seeded per process serves, at a third of SHA-256's
-// cost over the megabytes of input a run can have (4.8 against 1.6 GB/s on
-// this machine), in two independent 64-bit halves: a false hit among 10⁴
-// kept runs has odds near 10⁻³¹.
-var runKeySeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
-
 // runKey names a run of the object at kernel with spec (written for dir:
 // dir's paths are set aside) over inputs and the substitution's records
-// (nil: none). ok is false if the object cannot be read.
+// (nil: none): a key of this process (memo.Key). ok is false if the object
+// cannot be read.
 func runKey(dir, kernel, spec string, inputs []Data, sub *Substitution) (string, bool) {
 	obj, err := os.ReadFile(kernel)
 	if err != nil {
 		return "", false
 	}
-	var h [2]maphash.Hash
-	h[0].SetSeed(runKeySeeds[0])
-	h[1].SetSeed(runKeySeeds[1])
-	write := func(b []byte) {
-		var n [8]byte
-		binary.LittleEndian.PutUint64(n[:], uint64(len(b)))
-		for i := range h {
-			h[i].Write(n[:])
-			h[i].Write(b)
-		}
-	}
-	write(obj)
-	write([]byte(strings.ReplaceAll(spec, dir+string(filepath.Separator), "")))
+	var k memo.Key
+	k.Part(obj)
+	k.Part([]byte(strings.ReplaceAll(spec, dir+string(filepath.Separator), "")))
 	for _, in := range inputs {
-		write(binary.LittleEndian.AppendUint64(nil, uint64(in.Index)))
-		write(in.Bytes)
+		k.Int(in.Index)
+		k.Part(in.Bytes)
 	}
 	if sub != nil {
-		write(sub.Words)
+		k.Part(sub.Words)
 	}
-	return hex.EncodeToString(binary.LittleEndian.AppendUint64(binary.LittleEndian.AppendUint64(nil, h[0].Sum64()), h[1].Sum64())), true
+	return k.String(), true
 }
 
 // keptRun is the kept result of a run (the outputs, each as long as its

@@ -1,25 +1,18 @@
 package harness
 
 import (
-	"crypto/sha256"
-	"encoding/binary"
-	"encoding/hex"
 	"encoding/json"
 
 	"github.com/airpipe/airpipe/compiler/cpuref"
+	"github.com/airpipe/airpipe/internal/memo"
 )
 
 // requestKey names everything a device is given by q (Options.ShareRuns):
 // the device, entry point, SPIR-V, grid, interface, draw or capture, and each
-// input buffer's index and bytes — not the request's name.
+// input buffer's index and bytes — not the request's name: a key of this
+// process (memo.Key).
 func requestKey(q Request) (string, error) {
-	h := sha256.New()
-	put := func(b []byte) {
-		var n [8]byte
-		binary.LittleEndian.PutUint64(n[:], uint64(len(b)))
-		h.Write(n[:])
-		h.Write(b)
-	}
+	var k memo.Key
 	meta, err := json.Marshal(struct {
 		Device, Entry string
 		Grid          cpuref.Grid
@@ -30,11 +23,11 @@ func requestKey(q Request) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	put(meta)
-	put(q.SPIRV)
+	k.Part(meta)
+	k.Part(q.SPIRV)
 	for _, in := range q.Buffers {
-		put(binary.LittleEndian.AppendUint64(nil, uint64(in.Index)))
-		put(in.Bytes)
+		k.Int(in.Index)
+		k.Part(in.Bytes)
 	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	return k.String(), nil
 }

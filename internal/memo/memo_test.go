@@ -66,3 +66,36 @@ func TestAnswers(t *testing.T) {
 		t.Fatalf("after a panic: %d %v", v, reused)
 	}
 }
+
+// TestKey: the same parts make the same key; parts split otherwise, in
+// another order, or with another byte make another.
+func TestKey(t *testing.T) {
+	key := func(parts ...string) string {
+		var k Key
+		for _, p := range parts {
+			k.Part([]byte(p))
+		}
+		return k.String()
+	}
+	base := key("ab", "c")
+	if key("ab", "c") != base {
+		t.Fatal("the same parts, another key")
+	}
+	for name, k := range map[string]string{
+		"split otherwise": key("a", "bc"),
+		"reordered":       key("c", "ab"),
+		"another byte":    key("ab", "d"),
+		"one part more":   key("ab", "c", ""),
+		"none":            key(),
+	} {
+		if k == base {
+			t.Errorf("%s: the same key", name)
+		}
+	}
+	var a, b Key
+	a.Int(1)
+	b.Int(2)
+	if a.String() == b.String() {
+		t.Error("two integers, one key")
+	}
+}

@@ -74,16 +74,20 @@ func keptRun(key, dir string, inputs []Data, approx bool) ([]Data, bool, error) 
 // keepRun keeps a successful run's outputs (and dir's approx.out when
 // approx) as key's.
 func keepRun(key, dir string, outs []Data, approx bool) {
-	var b []byte
+	var stats []byte
+	if approx {
+		var err error
+		if stats, err = os.ReadFile(filepath.Join(dir, "approx.out")); err != nil {
+			return
+		}
+	}
+	n := len(stats)
+	for _, o := range outs {
+		n += len(o.Bytes)
+	}
+	b := make([]byte, 0, n)
 	for _, o := range outs {
 		b = append(b, o.Bytes...)
 	}
-	if approx {
-		stats, err := os.ReadFile(filepath.Join(dir, "approx.out"))
-		if err != nil {
-			return
-		}
-		b = append(b, stats...)
-	}
-	runResults.put(key, b)
+	runResults.put(key, append(b, stats...))
 }

@@ -178,17 +178,23 @@ func freshBuildCache(t *testing.T) {
 	t.Cleanup(func() { builtKernels = kept })
 }
 
-// TestBuildReused: the fixture run again with another source file name builds
-// nothing (its kernel is the first run's) and gives the same outputs.
+// TestBuildReused: the fixture run again as another library's module
+// (another source file name) builds nothing (its kernel is the first run's)
+// and runs nothing (each of its runs repeats one of the first, runmemo.go),
+// and gives the same outputs; with other code it builds once and every run
+// runs.
 func TestBuildReused(t *testing.T) {
 	needTools(t)
 	freshBuildCache(t)
+	kept := runResults
+	runResults = &byteCache{max: runResultBytes}
+	t.Cleanup(func() { runResults = kept })
 	ll := readFixture(t, "testdata/affine.ll")
 	first, err := RunText(context.Background(), ll, "affine", Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	builds := kernelBuilds.Load()
+	builds, reused := kernelBuilds.Load(), runsReused.Load()
 	variant := strings.Replace(ll, `source_filename = "affine"`, `source_filename = "elsewhere/affine.metal"`, 1)
 	again, err := RunText(context.Background(), variant, "affine", Options{})
 	if err != nil {
@@ -197,21 +203,27 @@ func TestBuildReused(t *testing.T) {
 	if n := kernelBuilds.Load() - builds; n != 0 {
 		t.Errorf("%d builds for a module that differs in its source file name only", n)
 	}
+	if runsReused.Load() == reused {
+		t.Error("no run of the repeated module was reused")
+	}
 	for i := range first.Outputs {
 		if !bytes.Equal(first.Outputs[i].Bytes, again.Outputs[i].Bytes) {
 			t.Fatalf("output %d differs", i)
 		}
 	}
-	// The check can fail: a change in code builds again.
+	// The checks can fail: a change in code builds again and runs again.
 	code := strings.Replace(ll, "fadd", "fsub", 1)
 	if code == ll {
-		t.Skip("no fadd in the fixture to change")
+		t.Fatal("no fadd in the fixture to change")
 	}
-	builds = kernelBuilds.Load()
+	builds, reused = kernelBuilds.Load(), runsReused.Load()
 	if _, err := RunText(context.Background(), code, "affine", Options{}); err != nil {
 		t.Fatal(err)
 	}
 	if n := kernelBuilds.Load() - builds; n != 1 {
 		t.Errorf("%d builds for a module whose code changed", n)
+	}
+	if n := runsReused.Load() - reused; n != 0 {
+		t.Errorf("%d runs of a module whose code changed were reused", n)
 	}
 }

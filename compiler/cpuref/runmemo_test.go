@@ -1,8 +1,6 @@
 package cpuref
 
 import (
-	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -85,47 +83,5 @@ func TestKeptRun(t *testing.T) {
 	}
 	if _, ok, _ := keptRun("other", dir, outs, false); ok {
 		t.Fatal("a result for a key never kept")
-	}
-}
-
-// TestRunReused: the fixture run again as another library's module (another
-// source file name) builds nothing and runs nothing — each of its runs
-// repeats one of the first — and gives the same outputs; with other code,
-// every run runs.
-func TestRunReused(t *testing.T) {
-	needTools(t)
-	freshBuildCache(t)
-	kept := runResults
-	runResults = &byteCache{max: runResultBytes}
-	t.Cleanup(func() { runResults = kept })
-	ll := readFixture(t, "testdata/affine.ll")
-	first, err := RunText(context.Background(), ll, "affine", Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	reused := runsReused.Load()
-	variant := strings.Replace(ll, `source_filename = "affine"`, `source_filename = "elsewhere/affine.metal"`, 1)
-	again, err := RunText(context.Background(), variant, "affine", Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if runsReused.Load() == reused {
-		t.Error("no run of the repeated module was reused")
-	}
-	for i := range first.Outputs {
-		if !bytes.Equal(first.Outputs[i].Bytes, again.Outputs[i].Bytes) {
-			t.Fatalf("output %d differs", i)
-		}
-	}
-	code := strings.Replace(ll, "fadd", "fsub", 1)
-	if code == ll {
-		t.Fatal("no fadd in the fixture to change")
-	}
-	reused = runsReused.Load()
-	if _, err := RunText(context.Background(), code, "affine", Options{}); err != nil {
-		t.Fatal(err)
-	}
-	if n := runsReused.Load() - reused; n != 0 {
-		t.Errorf("%d runs of a module whose code changed were reused", n)
 	}
 }

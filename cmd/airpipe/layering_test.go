@@ -22,7 +22,7 @@ var layerRules = []struct {
 	{"pipeline", []string{"pipeline", "internal"}, []string{"github.com/sourcegraph/conc"}},
 	{"analytics", []string{"analytics"}, []string{"github.com/parquet-go/", "gonum.org/v1/plot"}},
 	{"compiler/libllvm", []string{"internal/proc"}, []string{"github.com/ebitengine/purego"}},
-	{"compiler", []string{"compiler", "internal/proc", "internal/codes", "internal/sealed"}, nil},
+	{"compiler", []string{"compiler", "internal/proc", "internal/codes", "internal/sealed", "internal/memo"}, nil},
 	{"corpus", []string{"corpus", "internal"}, nil},
 	{"device/opcheck", []string{"device", "compiler", "corpus", "internal"}, []string{"github.com/parquet-go/"}},
 	{"device/harness", []string{"device", "compiler", "internal"}, nil},

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"github.com/airpipe/airpipe/compiler/air"
@@ -11,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -525,7 +527,7 @@ func executeFamilies(ctx context.Context, dir string, prog program, k *Kernel, r
 			if len(k.Buffers) == 0 {
 				break // no buffer to fill otherwise
 			}
-			inputs = refill(k, base, fam)
+			inputs = refill(k, base, i)
 		}
 		tried++
 		outs, err := execute(ctx, dir, prog, k, inputs, opts)
@@ -551,9 +553,10 @@ func executeFamilies(ctx context.Context, dir string, prog program, k *Kernel, r
 	return firstOut, firstErr
 }
 
-// refill gives the air.buffer inputs the family's bytes; render targets,
-// depth, vertex outputs and writable textures keep their contents.
-func refill(k *Kernel, inputs []Data, fam InputFamily) []Data {
+// refill gives the air.buffer inputs the bytes of family InputFamilies[fam];
+// render targets, depth, vertex outputs and writable textures keep their
+// contents.
+func refill(k *Kernel, inputs []Data, fam int) []Data {
 	buffer := map[int]Buffer{}
 	for _, b := range k.Buffers {
 		buffer[b.Index] = b
@@ -562,15 +565,51 @@ func refill(k *Kernel, inputs []Data, fam InputFamily) []Data {
 	for i, in := range inputs {
 		out[i] = in
 		b, isBuffer := buffer[in.Index]
-		switch {
-		case !isBuffer || in.Index >= RenderTargetBase:
-		case fam.Typed != nil:
-			out[i] = Data{Index: in.Index, Bytes: fam.Typed(b, int64(len(in.Bytes)))}
-		default:
-			out[i] = Data{Index: in.Index, Bytes: fam.Fill(in.Index, int64(len(in.Bytes)))}
+		if isBuffer && in.Index < RenderTargetBase {
+			out[i] = Data{Index: in.Index, Bytes: familyBytes(fam, b, int64(len(in.Bytes)))}
 		}
 	}
 	return out
+}
+
+// filledInputs keeps the bytes familyBytes made, by family, buffer and size:
+// library variants and function-constant searches fill the same buffers
+// again and again (the fills were 6% of airpipe's CPU on the share).
+var filledInputs = &byteCache{max: 16 << 20}
+
+// familyBytes is family InputFamilies[fam]'s size bytes for buffer b (its
+// Typed fill where it has one, which reads b's element type and members,
+// else its Fill of b's index), a copy of the kept bytes when kept.
+func familyBytes(fam int, b Buffer, size int64) []byte {
+	f := InputFamilies[fam]
+	var key []byte
+	key = strconv.AppendInt(key, int64(fam), 10)
+	key = append(key, ' ')
+	key = strconv.AppendInt(key, size, 10)
+	if f.Typed != nil {
+		desc, err := json.Marshal(struct {
+			Index, ElementSize int
+			TypeName           string
+			Members            []Member
+		}{b.Index, b.ElementSize, b.TypeName, b.Members})
+		if err != nil {
+			return f.Typed(b, size)
+		}
+		key = append(append(key, ' '), desc...)
+	} else {
+		key = append(append(key, ' '), strconv.Itoa(b.Index)...)
+	}
+	if kept, ok := filledInputs.get(string(key)); ok {
+		return append([]byte(nil), kept...)
+	}
+	var v []byte
+	if f.Typed != nil {
+		v = f.Typed(b, size)
+	} else {
+		v = f.Fill(b.Index, size)
+	}
+	filledInputs.put(string(key), append([]byte(nil), v...))
+	return v
 }
 
 // anyChanged reports whether an output differs from its input.

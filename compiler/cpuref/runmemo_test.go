@@ -1,6 +1,7 @@
 package cpuref
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -83,5 +84,31 @@ func TestKeptRun(t *testing.T) {
 	}
 	if _, ok, _ := keptRun("other", dir, outs, false); ok {
 		t.Fatal("a result for a key never kept")
+	}
+}
+
+// TestFamilyBytes: each family's kept fill is the bytes a fresh fill
+// makes, a caller's change to them reaches no later caller, and a buffer
+// that differs in its members (which the typed families read) gets its
+// own bytes, not the first buffer's.
+func TestFamilyBytes(t *testing.T) {
+	kept := filledInputs
+	filledInputs = &byteCache{max: 16 << 20}
+	t.Cleanup(func() { filledInputs = kept })
+	a := Buffer{Index: 1, TypeName: "S", ElementSize: 8, Members: []Member{{Offset: 0, Size: 4, TypeName: "float"}, {Offset: 4, Size: 4, TypeName: "int"}}}
+	b := a
+	b.Members = []Member{{Offset: 0, Size: 4, TypeName: "int"}, {Offset: 4, Size: 4, TypeName: "float"}}
+	for i, f := range InputFamilies {
+		for _, buf := range []Buffer{a, b, a} {
+			want := f.Fill(buf.Index, 64)
+			if f.Typed != nil {
+				want = f.Typed(buf, 64)
+			}
+			got := familyBytes(i, buf, 64)
+			if !bytes.Equal(got, want) {
+				t.Fatalf("%s, members %v: kept fill differs from a fresh one", f.Name, buf.Members)
+			}
+			got[0] ^= 0xff
+		}
 	}
 }

@@ -19,19 +19,16 @@ const canonicalNaN = 0x7fc00000
 // devices' outputs are equal as Compare would judge them.
 func Digest(ref *cpuref.Result, got map[int][]byte) string {
 	h := sha256.New()
-	var b [4]byte
-	put := func(w uint32) {
-		binary.LittleEndian.PutUint32(b[:], w)
-		h.Write(b[:])
-	}
+	var buf []byte // an output's words, hashed in one write (word by word cost more than the hash)
 	for _, o := range ref.Outputs {
 		have := got[o.Index]
-		put(uint32(o.Index))
-		put(uint32(len(have)))
+		buf = binary.LittleEndian.AppendUint32(buf[:0], uint32(o.Index))
+		buf = binary.LittleEndian.AppendUint32(buf, uint32(len(have)))
 		kinds := kindsOf(ref.Kernel, o.Index)
 		for w := 0; w*4 < len(have); w++ {
-			put(kinds.at(w).canonical(Word(have, w)))
+			buf = binary.LittleEndian.AppendUint32(buf, kinds.at(w).canonical(Word(have, w)))
 		}
+		h.Write(buf)
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }

@@ -1,6 +1,9 @@
 package judge
 
 import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
 	"strings"
 	"testing"
 
@@ -51,4 +54,52 @@ func TestOutputDigest(t *testing.T) {
 
 func putLE(b []byte, w uint32) {
 	b[0], b[1], b[2], b[3] = byte(w), byte(w>>8), byte(w>>16), byte(w>>24)
+}
+
+// digestByWords is Digest as it was written before it hashed each output in
+// one write: four bytes a write. Published digests (emulator.output_sha256)
+// must not change, so TestDigestStream holds Digest to it.
+func digestByWords(ref *cpuref.Result, got map[int][]byte) string {
+	h := sha256.New()
+	var b [4]byte
+	put := func(w uint32) {
+		binary.LittleEndian.PutUint32(b[:], w)
+		h.Write(b[:])
+	}
+	for _, o := range ref.Outputs {
+		have := got[o.Index]
+		put(uint32(o.Index))
+		put(uint32(len(have)))
+		kinds := kindsOf(ref.Kernel, o.Index)
+		for w := 0; w*4 < len(have); w++ {
+			put(kinds.at(w).canonical(Word(have, w)))
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// TestDigestStream: Digest hashes the same bytes as digestByWords, over
+// outputs of several kinds and lengths (a tail shorter than a word, an
+// absent output), so every digest already published stays what it was.
+func TestDigestStream(t *testing.T) {
+	ref := &cpuref.Result{Kernel: &cpuref.Kernel{Stage: "fragment", Targets: []cpuref.RenderTarget{{Index: 0, Kind: 'f', Components: 4}, {Index: 1, Kind: 'u', Components: 1}}},
+		Outputs: []cpuref.Data{{Index: cpuref.RenderTargetBase}, {Index: cpuref.RenderTargetBase + 1}, {Index: 3}, {Index: 7}}}
+	rng := uint32(1)
+	bytesOf := func(n int) []byte {
+		b := make([]byte, n)
+		for i := range b {
+			rng = rng*1664525 + 1013904223
+			b[i] = byte(rng >> 24)
+		}
+		return b
+	}
+	for _, n := range []int{0, 3, 16, 17, 4096, 4099} {
+		got := map[int][]byte{cpuref.RenderTargetBase: bytesOf(n), cpuref.RenderTargetBase + 1: bytesOf(n + 4), 3: bytesOf(n / 2)}
+		if n >= 4 {
+			copy(got[cpuref.RenderTargetBase], []byte{0x01, 0x00, 0xc0, 0xff}) // a NaN lane to make canonical
+		}
+		if a, b := Digest(ref, got), digestByWords(ref, got); a != b {
+			t.Fatalf("%d bytes: Digest %s, word by word %s", n, a, b)
+		}
+	}
 }

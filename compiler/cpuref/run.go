@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"github.com/airpipe/airpipe/compiler/air"
@@ -12,7 +11,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -572,46 +570,6 @@ func refill(k *Kernel, inputs []Data, fam int) []Data {
 	return out
 }
 
-// filledInputs keeps the bytes familyBytes made, by family, buffer and size:
-// library variants and function-constant searches fill the same buffers
-// again and again (the fills were 6% of airpipe's CPU on the share).
-var filledInputs = &byteCache{max: 16 << 20}
-
-// familyBytes is family InputFamilies[fam]'s size bytes for buffer b (its
-// Typed fill where it has one, which reads b's element type and members,
-// else its Fill of b's index), a copy of the kept bytes when kept.
-func familyBytes(fam int, b Buffer, size int64) []byte {
-	f := InputFamilies[fam]
-	var key []byte
-	key = strconv.AppendInt(key, int64(fam), 10)
-	key = append(key, ' ')
-	key = strconv.AppendInt(key, size, 10)
-	if f.Typed != nil {
-		desc, err := json.Marshal(struct {
-			Index, ElementSize int
-			TypeName           string
-			Members            []Member
-		}{b.Index, b.ElementSize, b.TypeName, b.Members})
-		if err != nil {
-			return f.Typed(b, size)
-		}
-		key = append(append(key, ' '), desc...)
-	} else {
-		key = append(append(key, ' '), strconv.Itoa(b.Index)...)
-	}
-	if kept, ok := filledInputs.get(string(key)); ok {
-		return append([]byte(nil), kept...)
-	}
-	var v []byte
-	if f.Typed != nil {
-		v = f.Typed(b, size)
-	} else {
-		v = f.Fill(b.Index, size)
-	}
-	filledInputs.put(string(key), append([]byte(nil), v...))
-	return v
-}
-
 // anyChanged reports whether an output differs from its input.
 func anyChanged(inputs, outputs []Data) bool {
 	for i, in := range inputs {
@@ -747,9 +705,13 @@ func execute(ctx context.Context, dir string, prog program, k *Kernel, inputs []
 		}
 		if rk, ok := runKey(dir, prog.kernel, spec.String(), inputs, sub); ok {
 			key = rk
-			if outs, ok, err := keptRun(key, dir, inputs, opts.approx); ok || err != nil {
+			outs, ok, err := keptRun(key, dir, inputs, opts.approx)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
 				runsReused.Add(1)
-				return outs, err
+				return outs, nil
 			}
 		}
 	}

@@ -20,7 +20,7 @@ import (
 )
 
 // emulatorVersion changes whenever the emulator stage's verdicts change.
-const emulatorVersion = "15"
+const emulatorVersion = "16"
 
 // EmulatorOptions configure the emulator stage.
 type EmulatorOptions struct {

@@ -19,7 +19,9 @@
 //     as i32/i16 scalars or vectors) and calls it; only two pointers cross into
 //     C, so no vector or struct is ever passed through the C calling convention
 //     (the trap seed 003 records: "243 differ" that were an ABI mismatch).
-//  4. llc-19 -O0 compiles it (-O2 for the fused build: fusing is the DAG
+//  4. llc-19 -O0 -fast-isel=false compiles it (SelectionDAG: LLVM 19's
+//     x86 FastISel miscompiles calls that return a vector in several
+//     registers, libllvm.NoFastISel; -O2 for the fused build: fusing is the DAG
 //     combiner's, which -O0 does not run; the host module carries no
 //     fast-math flags, so every level computes the same IEEE values, and -O0
 //     takes about 30% less of a run's CPU than -O2 did, with identical rows)
@@ -323,7 +325,9 @@
 // there are SIMD-group divergence (KindSIMDDivergence); no width, a partial
 // simdgroup, a shuffle of a lane outside it, quad-groups and a simdgroup
 // matrix origin other than zero are KindSIMDGroup. Float sums and products
-// are order-only. Simdgroup matrices (simdmatrix.go) are defined on the whole
+// are order-only. An is_uniform whose only use is llvm.assume is an
+// assumption (MSL's uniform<T>), not a rendezvous: it is removed
+// (uniform.go). Simdgroup matrices (simdmatrix.go) are defined on the whole
 // row-major matrix every lane holds (load, store by lane 0, multiply-accumulate
 // in one documented order, order-only).
 //

@@ -39,7 +39,7 @@ func disassembleInChild(ctx context.Context, bitcode []byte, timeout time.Durati
 
 // compileInChild reports whether the children wrote llc-19's object of the
 // text file ll to obj (llc-19 -O0 -mcpu=x86-64 -relocation-model=pic
-// -filetype=obj, no other option).
+// -fast-isel=false -filetype=obj, no other option).
 func compileInChild(ctx context.Context, ll, obj string, timeout time.Duration) bool {
 	c := llvmChildren.Load()
 	return c != nil && c.Compile(ctx, ll, obj, timeout) == nil

@@ -16,6 +16,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/airpipe/airpipe/compiler/libllvm"
 	"github.com/airpipe/airpipe/internal/proc"
 )
 
@@ -643,10 +644,12 @@ func buildText(ctx context.Context, dir, ll, host string, debug bool, timeout ti
 	if !fuse && compileInChild(ctx, ll, obj, timeout) { // llvmchild.go; ll is text, stripped when debug
 		return prog, nil
 	}
-	args := []string{"-O0", "-mcpu=x86-64", "-relocation-model=pic", "-filetype=obj", "-o", obj, ll}
+	// FastISel miscompiles some calls (libllvm.NoFastISel).
+	args := []string{"-O0", "-mcpu=x86-64", "-relocation-model=pic", libllvm.NoFastISel, "-filetype=obj", "-o", obj, ll}
 	if fuse {
-		// Fusing is the DAG combiner's, which -O0 does not run.
-		args = append(args[1:], "-O2", "-mattr=+fma", "-fp-contract=fast")
+		// Fusing is the DAG combiner's, which -O0 does not run; -O2
+		// selects with SelectionDAG.
+		args = []string{"-mcpu=x86-64", "-relocation-model=pic", "-filetype=obj", "-o", obj, ll, "-O2", "-mattr=+fma", "-fp-contract=fast"}
 	}
 	spec := proc.Spec{Path: "llc-19", Args: args, Timeout: timeout, MemoryLimit: 4 << 30}
 	if err := buildStep(ctx, spec, "llc-19 is not installed", "llc-19", "llc-19 refused the retargeted module"); err != nil {

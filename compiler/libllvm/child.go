@@ -127,7 +127,8 @@ func (c *Children) Disassemble(ctx context.Context, bitcode []byte, timeout time
 }
 
 // Compile writes the object llc-19 -O0 -mcpu=x86-64 -relocation-model=pic
-// -filetype=obj builds of the text file in to out, or is ErrDeclined.
+// -fast-isel=false -filetype=obj builds of the text file in to out, or is
+// ErrDeclined.
 func (c *Children) Compile(ctx context.Context, in, out string, timeout time.Duration) error {
 	_, err := c.call(ctx, request{Op: "llc", In: in, Out: out}, timeout)
 	return err

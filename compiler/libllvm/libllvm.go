@@ -9,8 +9,8 @@
 // What it does is the tools' own code, called the way the tools call it:
 // Disassemble is llvm-dis-19's read and print of a module (a fresh context
 // per module, so named types are not renamed by an earlier module's);
-// Compile is llc-19 -O0 -mcpu=x86-64 -relocation-model=pic -filetype=obj
-// (the module's triple and data layout must be the target machine's, every
+// Compile is llc-19 -O0 -mcpu=x86-64 -relocation-model=pic -fast-isel=false
+// -filetype=obj (the module's triple and data layout must be the target machine's, every
 // function without a target-cpu attribute gets llc's, the module is
 // verified first). A module with constructors or destructors is left to
 // llc: llc puts them in .init_array, the C API's target machine in .ctors.
@@ -85,6 +85,7 @@ type api struct {
 	runPasses         func(mod uintptr, passes string, tm uintptr, o uintptr) uintptr
 	errorMessage      func(err uintptr) unsafe.Pointer
 	disposeErrMessage func(msg unsafe.Pointer)
+	parseCommandLine  func(argc int32, argv unsafe.Pointer, overview unsafe.Pointer)
 }
 
 // Values of LLVM-C enums used here.
@@ -156,12 +157,14 @@ var load = sync.OnceValues(func() (*machine, error) {
 		{&m.runPasses, "LLVMRunPasses"},
 		{&m.errorMessage, "LLVMGetErrorMessage"},
 		{&m.disposeErrMessage, "LLVMDisposeErrorMessage"},
+		{&m.parseCommandLine, "LLVMParseCommandLineOptions"},
 	} {
 		if _, err := purego.Dlsym(h, f.name); err != nil {
 			return nil, fmt.Errorf("%s: %w", Library, err)
 		}
 		purego.RegisterLibFunc(f.fn, h, f.name)
 	}
+	m.setOptions(llcOptions)
 	m.initTargetInfo()
 	m.initTarget()
 	m.initTargetMC()
@@ -185,6 +188,37 @@ var load = sync.OnceValues(func() (*machine, error) {
 	m.disposeTargetData(td)
 	return m, nil
 })
+
+// llcOptions are the options Compile gives llc beyond its target
+// machine's: SelectionDAG instruction selection at -O0 (NoFastISel).
+var llcOptions = []string{"llc-19", NoFastISel}
+
+// NoFastISel is the llc option that selects instructions with SelectionDAG
+// at -O0 instead of FastISel. LLVM 19's x86 FastISel miscompiles calls that
+// return a vector in several registers (<4 x half>, one lane per xmm
+// register): the caller reassembles the vector with a lane read from a
+// stack slot nothing wrote. The reference is built with SelectionDAG, which
+// reads the registers.
+const NoFastISel = "-fast-isel=false"
+
+// cstrings keeps the argument strings handed to LLVM's option parser, which
+// may keep pointers into them.
+var cstrings [][]byte
+
+// setOptions parses args (argv[0] first) as llc's command line does, into
+// LLVM's global options.
+func (m *machine) setOptions(args []string) {
+	ptrs := make([]unsafe.Pointer, len(args))
+	for i, a := range args {
+		b := append([]byte(a), 0)
+		cstrings = append(cstrings, b)
+		ptrs[i] = unsafe.Pointer(&b[0])
+	}
+	empty := []byte{0}
+	cstrings = append(cstrings, empty)
+	m.parseCommandLine(int32(len(args)), unsafe.Pointer(&ptrs[0]), unsafe.Pointer(&empty[0]))
+	runtime.KeepAlive(ptrs)
+}
 
 // message is the NUL-terminated message LLVM allocated at p, freed.
 func (m *machine) message(p unsafe.Pointer) string {
@@ -234,8 +268,8 @@ func (m *machine) disassemble(bitcode []byte) (string, error) {
 	return m.message(m.printModule(mod)), nil
 }
 
-// compile is llc-19 -O0 -mcpu=x86-64 -relocation-model=pic -filetype=obj
-// on the text ir read from a file named name.
+// compile is llc-19 -O0 -mcpu=x86-64 -relocation-model=pic -fast-isel=false
+// -filetype=obj on the text ir read from a file named name.
 func (m *machine) compile(ir []byte, name string) ([]byte, error) {
 	ctx := m.contextCreate()
 	defer m.contextDispose(ctx)

@@ -8,9 +8,10 @@ import (
 	"testing"
 )
 
-// TestUniformPromises: an is_uniform call whose every use is an
-// llvm.assume is found with its assumes; one used otherwise is not.
-func TestUniformPromises(t *testing.T) {
+// TestUnreadSIMDCalls: a SIMD-group call whose every use is an
+// llvm.assume, or that has no use, is found with its assumes; one used
+// otherwise is not, nor is one that returns nothing.
+func TestUnreadSIMDCalls(t *testing.T) {
 	cases := []struct {
 		name string
 		body string
@@ -25,10 +26,16 @@ func TestUniformPromises(t *testing.T) {
 		{"a longer name is not a use", "  %u = call i1 @air.is_uniform.i32(i32 %n)\n  call void @llvm.assume(i1 %u)\n  %z = zext i1 %u2 to i32\n  %y = add i32 %u.x, 1", []int{0, 1}},
 		{"no assume: unused", "  %u = call i1 @air.is_uniform.i32(i32 %n)", []int{0}},
 		{"another function's value", "  %v = call i1 @air.is_uniform.i32(i32 %n)\n  call void @llvm.assume(i1 %u)", []int{0}},
+		{"an unused shuffle", "  %s = tail call float @air.simd_shuffle_down.f32(float %x, i16 1) #8", []int{0}},
+		{"a used shuffle", "  %s = tail call float @air.simd_shuffle_down.f32(float %x, i16 1) #8\n  %t = fadd float %s, %x", nil},
+		{"an unnamed sum", "  call i32 @air.simd_sum.u.i32(i32 %v)", []int{0}},
+		{"a barrier", "  call void @air.simdgroup.barrier(i32 1, i32 4)", nil},
+		{"a matrix store", "  tail call fastcc void @air.simdgroup_matrix_8x8_store.v64f32.p3f32(<64 x float> %m, ptr addrspace(3) %p, <2 x i64> <i64 8, i64 1>, <2 x i64> zeroinitializer, i1 false)", nil},
+		{"not a SIMD-group function", "  %c = call float @air.fast_cos.f32(float %x)", nil},
 	}
 	for _, c := range cases {
 		text := "define void @f() {\nentry:\n" + c.body + "\n  ret void\n}\n"
-		got := uniformPromises(parseText(text))
+		got := unreadSIMDCalls(parseText(text))
 		var lines []int
 		for i := range got {
 			lines = append(lines, i-2)
@@ -40,11 +47,12 @@ func TestUniformPromises(t *testing.T) {
 	}
 }
 
-// TestUniformPromiseInBranch: lanes 4 and up assume a uniform value inside
+// TestUnreadSIMDCallInBranch: lanes 4 and up assume a uniform value inside
 // a branch lanes 0-3 skip, then every lane meets at a simd_sum. The
-// assumption is no rendezvous, so the kernel runs; the same is_uniform
+// assumption is no rendezvous, so the kernel runs, as it does with a
+// shuffle whose result nothing uses; the same is_uniform
 // whose result is stored stays one, and its lanes diverge.
-func TestUniformPromiseInBranch(t *testing.T) {
+func TestUnreadSIMDCallInBranch(t *testing.T) {
 	needTools(t)
 	kernel := func(use string) string {
 		return simdKernel([]string{"%few = icmp ult i16 %lane, 4\n  br i1 %few, label %join, label %many\nmany:\n  %u = call i1 @air.is_uniform.i32(i32 %w)\n  " + use + "\n  br label %join\njoin:\n  %r0 = call i32 @air.simd_sum.u.i32(i32 %v)"})
@@ -64,6 +72,9 @@ func TestUniformPromiseInBranch(t *testing.T) {
 	}
 	if got := word(out, 0); got != sum {
 		t.Errorf("lane 0's simd_sum: got %#x, want %#x", got, sum)
+	}
+	if _, err := RunText(context.Background(), kernel("%s = call i32 @air.simd_shuffle_down.u.i32(i32 %v, i16 1)"), "k", opts); err != nil {
+		t.Errorf("an unused shuffle in a branch: %v", err)
 	}
 	stored := "%uz = zext i1 %u to i32\n  store i32 %uz, ptr addrspace(1) %ob, align 4"
 	_, err = RunText(context.Background(), kernel(stored), "k", opts)

@@ -207,7 +207,12 @@ expand:
 			ep.Go(func() {
 				x := e.Expand(ctx, src)
 				r.out <- message[T]{event: &Event{Kind: SourceDone, Items: len(x.Items), Verdict: x.Verdict}}
-				for _, it := range x.Items {
+				for i, it := range x.Items {
+					// The job holds the item from here: the expansion does
+					// not keep a finished one alive (and its artifacts)
+					// while the rest of a large library is routed.
+					var zero T
+					x.Items[i] = zero
 					r.route(r.newJob(it), 0)
 				}
 			})

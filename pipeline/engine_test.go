@@ -4,11 +4,13 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"runtime"
 	"sort"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
+	"weak"
 
 	"github.com/airpipe/airpipe/internal/codes"
 )
@@ -405,5 +407,64 @@ func TestEngineInterruptedFailureIsCancelled(t *testing.T) {
 	}
 	if r := got[0].Results[0]; r.Status != NotRun || r.Code != CodeCancelled || !strings.Contains(r.Message, "the tool was killed") {
 		t.Errorf("result %+v, want not-run/cancelled keeping the stage's words", r)
+	}
+}
+
+// TestEngineReleasesFinishedItems: an item that reached the sink is not kept
+// alive by its source's expansion while the expansion's later items are
+// still being routed (a library of 20,000 functions held every finished
+// module, and its artifacts, until its last function was routed).
+func TestEngineReleasesFinishedItems(t *testing.T) {
+	type big struct {
+		n   int
+		pad [4096]byte
+	}
+	const n = 16
+	items := make([]*big, n)
+	for i := range items {
+		items[i] = &big{n: i}
+	}
+	first := weak.Make(items[0])
+	sunk := make(chan struct{})
+	checked := make(chan struct{})
+	e := &Engine[int, *big]{
+		Jobs: 1,
+		Expand: func(context.Context, int) Expansion[*big] {
+			x := Expansion[*big]{Items: items, Verdict: "ok"}
+			items = nil
+			return x
+		},
+		Key: func(*big) string { return "" },
+		Stages: []Stage[*big]{{Name: "a", PerOccurrence: true, Run: func(_ context.Context, b *big) Result {
+			if b.n == n/2 {
+				<-checked // the expansion is still routing the items after this one
+			}
+			return Pass()
+		}}},
+		Sink: func(d Done[*big]) error {
+			if d.Item.n == n/2-1 { // the sink has long moved on from item 0
+				close(sunk)
+			}
+			return nil
+		},
+	}
+	done := make(chan error)
+	go func() { done <- e.Run(context.Background(), sources(1)) }()
+	<-sunk
+	collected := false
+	for range 50 {
+		runtime.GC()
+		if first.Value() == nil {
+			collected = true
+			break
+		}
+		runtime.Gosched()
+	}
+	close(checked)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if !collected {
+		t.Error("the first item, delivered to the sink, is still alive while its expansion routes the rest")
 	}
 }

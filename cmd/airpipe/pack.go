@@ -14,7 +14,8 @@ import (
 
 const packDescription = `Builds a valid Metal library from LLVM bitcode files, with correct HASH, MDSZ and
 OFFT tags, so tests and users can make corpora. Each argument is NAME[:TYPE]=FILE.bc
-where TYPE is vertex, fragment, kernel (the default), visible or a number.
+where TYPE is vertex, fragment, kernel (the default), visible or a number (a "::"
+belongs to NAME: ns::f:vertex is the vertex function ns::f).
 The output is written atomically (temporary file, then rename).
 
 Examples:
@@ -68,7 +69,7 @@ func packCmd(args []string, stdout, stderr io.Writer) int {
 		if !ok || lhs == "" || file == "" {
 			return fail("%q is not NAME[:TYPE]=FILE.bc", a)
 		}
-		name, typ, _ := strings.Cut(lhs, ":")
+		name, typ := nameAndType(lhs)
 		code, err := functionTypeCode(typ)
 		if err != nil {
 			return fail("%s: %v", a, err)
@@ -92,6 +93,23 @@ func packCmd(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "wrote %s: %d functions, %d bytes\n", *out, len(spec.Functions), buf.Len())
 	return 0
+}
+
+// nameAndType splits NAME[:TYPE] at its last single colon: a "::" belongs
+// to the name (C++ scopes, as in Metal's function names "ns::f"), so
+// "ns::f:vertex" is ns::f, vertex and "ns::f" is ns::f with no type.
+func nameAndType(s string) (name, typ string) {
+	for i := len(s) - 1; i >= 0; i-- {
+		if s[i] != ':' {
+			continue
+		}
+		if i > 0 && s[i-1] == ':' {
+			i-- // the second colon of a "::"; look further left
+			continue
+		}
+		return s[:i], s[i+1:]
+	}
+	return s, ""
 }
 
 func majorMinor(s string) (uint16, uint16, error) {

@@ -50,3 +50,21 @@ func TestPackTargetOS(t *testing.T) {
 		}
 	}
 }
+
+// TestNameAndType: a single colon separates the type; a "::" is part of the
+// name.
+func TestNameAndType(t *testing.T) {
+	for _, c := range []struct{ in, name, typ string }{
+		{"k", "k", ""},
+		{"k:vertex", "k", "vertex"},
+		{"ns::f", "ns::f", ""},
+		{"ns::f:fragment", "ns::f", "fragment"},
+		{"a::b::c:7", "a::b::c", "7"},
+		{"ns::f:", "ns::f", ""},
+		{"::f", "::f", ""},
+	} {
+		if name, typ := nameAndType(c.in); name != c.name || typ != c.typ {
+			t.Errorf("%q: got %q, %q; want %q, %q", c.in, name, typ, c.name, c.typ)
+		}
+	}
+}

@@ -416,8 +416,8 @@ func TestEngineInterruptedFailureIsCancelled(t *testing.T) {
 // module, and its artifacts, until its last function was routed).
 func TestEngineReleasesFinishedItems(t *testing.T) {
 	type big struct {
-		n   int
-		pad [4096]byte
+		n int
+		_ [4096]byte // large enough not to share an allocation with another object
 	}
 	const n = 16
 	items := make([]*big, n)

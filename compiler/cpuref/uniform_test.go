@@ -86,3 +86,35 @@ func TestUnreadSIMDCallInBranch(t *testing.T) {
 		t.Fatal("the kernel lost its is_uniform")
 	}
 }
+
+// FuzzUnreadSIMDCalls: on any text, the lines found are call lines of a
+// SIMD-group function that returns a value, or llvm.assume lines, and every
+// assume found reads a value whose call is found too.
+func FuzzUnreadSIMDCalls(f *testing.F) {
+	f.Add("define void @f() {\n  %u = call i1 @air.is_uniform.i32(i32 %n)\n  call void @llvm.assume(i1 %u)\n  ret void\n}\n")
+	f.Add("define void @f() {\n  call i32 @air.simd_sum.u.i32(i32 %v)\n  %s = call float @air.simd_shuffle.f32(float %x, i16 1)\n  store float %s, ptr %p\n}\n")
+	f.Add("define void @f() {\n  call void @llvm.assume(i1 %u)\n}\ndefine void @g() {\n  %u = call i1 @air.is_uniform.i1(i1 %c)\n}\n")
+	f.Fuzz(func(t *testing.T, text string) {
+		tm := parseText(text)
+		found := unreadSIMDCalls(tm)
+		calls := map[string]bool{}
+		for i := range found {
+			l := tm.lines[i]
+			if m := resultCall.FindStringSubmatch(l); m != nil {
+				calls[m[1]] = true
+			}
+		}
+		for i := range found {
+			l := tm.lines[i]
+			switch m := assumeCall.FindStringSubmatch(l); {
+			case m != nil:
+				if !calls[m[1]] {
+					t.Fatalf("line %d %q: an assume of a value whose call is not removed", i, l)
+				}
+			case resultCall.MatchString(l) || discardsValue(l):
+			default:
+				t.Fatalf("line %d %q: neither a SIMD-group call nor an assume", i, l)
+			}
+		}
+	})
+}

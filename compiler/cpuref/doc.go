@@ -327,7 +327,7 @@
 // matrix origin other than zero are KindSIMDGroup. Float sums and products
 // are order-only. An is_uniform whose only use is llvm.assume is an
 // assumption (MSL's uniform<T>), not a rendezvous: it is removed
-// (uniform.go). Simdgroup matrices (simdmatrix.go) are defined on the whole
+// (simdunread.go). Simdgroup matrices (simdmatrix.go) are defined on the whole
 // row-major matrix every lane holds (load, store by lane 0, multiply-accumulate
 // in one documented order, order-only).
 //

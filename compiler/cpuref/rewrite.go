@@ -183,7 +183,7 @@ func rewrite(t *textModule, k *Kernel, approx bool) (string, error) {
 		return "", notJudgeable(KindMalformed, "return type", "kernel @%s does not return void", k.Name)
 	}
 	var b strings.Builder
-	unread := unreadSIMDCalls(t)   // uniform.go
+	unread := unreadSIMDCalls(t)   // simdunread.go
 	guarded := false               // the threadgroup region's leading guard is written
 	divisions := map[string]bool{} // the types of the approximate divisions called (approxdiv.go)
 	for i, l := range t.lines {

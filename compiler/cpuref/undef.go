@@ -194,14 +194,18 @@ func (f undefFill) aggregateUndefs(l string, named map[string]string) string {
 }
 
 // undefWord is the index of the first "undef" in s that stands as a word, or -1.
-func undefWord(s string) int {
+func undefWord(s string) int { return wordIndex(s, "undef") }
+
+// wordIndex is the index of the first w in s that stands as a word (no
+// identifier byte, %, or @ on either side: %4 is not in %45 or %4.x), or -1.
+func wordIndex(s, w string) int {
 	for off := 0; ; {
-		i := strings.Index(s[off:], "undef")
+		i := strings.Index(s[off:], w)
 		if i < 0 {
 			return -1
 		}
 		i += off
-		end := i + len("undef")
+		end := i + len(w)
 		if (i == 0 || !isIdentByte(s[i-1])) && (end == len(s) || !isIdentByte(s[end])) {
 			return i
 		}

@@ -112,7 +112,7 @@ func functionUnread(body []string) []int {
 			}
 		}
 		for name, at := range calls {
-			if i != at && usesValue(l, name) {
+			if i != at && wordIndex(l, name) >= 0 {
 				delete(calls, name)
 			}
 		}
@@ -122,25 +122,4 @@ func functionUnread(body []string) []int {
 		out = append(out, assumes[name]...)
 	}
 	return out
-}
-
-// usesValue reports whether line l names the local value name (a whole
-// name: %4 is not a use of %45).
-func usesValue(l, name string) bool {
-	for from := 0; ; {
-		i := strings.Index(l[from:], name)
-		if i < 0 {
-			return false
-		}
-		end := from + i + len(name)
-		if name[len(name)-1] == '"' || end == len(l) || !isNameByte(l[end]) {
-			return true
-		}
-		from = end
-	}
-}
-
-// isNameByte reports whether c may continue an unquoted LLVM local name.
-func isNameByte(c byte) bool {
-	return isWordByte(c) || c == '-' || c == '.' || c == '$'
 }

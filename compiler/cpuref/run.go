@@ -644,12 +644,14 @@ func buildText(ctx context.Context, dir, ll, host string, debug bool, timeout ti
 	if !fuse && compileInChild(ctx, ll, obj, timeout) { // llvmchild.go; ll is text, stripped when debug
 		return prog, nil
 	}
-	// FastISel miscompiles some calls (libllvm.NoFastISel).
-	args := []string{"-O0", "-mcpu=x86-64", "-relocation-model=pic", libllvm.NoFastISel, "-filetype=obj", "-o", obj, ll}
+	args := []string{"-mcpu=x86-64", "-relocation-model=pic", "-filetype=obj", "-o", obj, ll}
 	if fuse {
 		// Fusing is the DAG combiner's, which -O0 does not run; -O2
 		// selects with SelectionDAG.
-		args = []string{"-mcpu=x86-64", "-relocation-model=pic", "-filetype=obj", "-o", obj, ll, "-O2", "-mattr=+fma", "-fp-contract=fast"}
+		args = append(args, "-O2", "-mattr=+fma", "-fp-contract=fast")
+	} else {
+		// FastISel miscompiles some calls (libllvm.NoFastISel).
+		args = append(args, "-O0", libllvm.NoFastISel)
 	}
 	spec := proc.Spec{Path: "llc-19", Args: args, Timeout: timeout, MemoryLimit: 4 << 30}
 	if err := buildStep(ctx, spec, "llc-19 is not installed", "llc-19", "llc-19 refused the retargeted module"); err != nil {

@@ -2,6 +2,7 @@ package cpuref
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -107,32 +108,27 @@ var filledInputs = &byteCache{max: 16 << 20}
 // else its Fill of b's index), a copy of the kept bytes when kept.
 func familyBytes(fam int, b Buffer, size int64) []byte {
 	f := InputFamilies[fam]
-	var key []byte
-	key = strconv.AppendInt(key, int64(fam), 10)
-	key = append(key, ' ')
-	key = strconv.AppendInt(key, size, 10)
+	fill := func() []byte { return f.Fill(b.Index, size) }
+	// What the fill reads of b: its index, or for a typed fill its type.
+	var desc []byte
 	if f.Typed != nil {
-		desc, err := json.Marshal(struct {
+		fill = func() []byte { return f.Typed(b, size) }
+		var err error
+		if desc, err = json.Marshal(struct {
 			Index, ElementSize int
 			TypeName           string
 			Members            []Member
-		}{b.Index, b.ElementSize, b.TypeName, b.Members})
-		if err != nil {
-			return f.Typed(b, size)
+		}{b.Index, b.ElementSize, b.TypeName, b.Members}); err != nil {
+			return fill() // not kept: no key names it
 		}
-		key = append(append(key, ' '), desc...)
 	} else {
-		key = append(append(key, ' '), strconv.Itoa(b.Index)...)
+		desc = strconv.AppendInt(nil, int64(b.Index), 10)
 	}
-	if kept, ok := filledInputs.get(string(key)); ok {
+	key := fmt.Sprintf("%d %d %s", fam, size, desc)
+	if kept, ok := filledInputs.get(key); ok {
 		return append([]byte(nil), kept...)
 	}
-	var v []byte
-	if f.Typed != nil {
-		v = f.Typed(b, size)
-	} else {
-		v = f.Fill(b.Index, size)
-	}
-	filledInputs.put(string(key), append([]byte(nil), v...))
+	v := fill()
+	filledInputs.put(key, append([]byte(nil), v...))
 	return v
 }

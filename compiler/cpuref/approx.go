@@ -135,9 +135,9 @@ func approxOp(d declaration) string {
 	return b.String()
 }
 
-// approxSpec writes the harness's approx input: the records (absent for a
-// provisional run) and where it writes its counts, and the line that
-// names them.
+// approxSpec is the spec's approx line: where the harness reads the records
+// (none for a provisional run; writeApproxRecords writes them) and writes
+// its counts.
 func approxSpec(dir string, s *Substitution) (string, error) {
 	stats := filepath.Join(dir, "approx.out")
 	if s == nil {
@@ -146,10 +146,7 @@ func approxSpec(dir string, s *Substitution) (string, error) {
 	if s.Invocations < 0 || s.InvocationWords < 1 || s.Capacity < 1 || len(s.Words) != s.Invocations*s.InvocationWords*4 {
 		return "", fmt.Errorf("cpuref: substitution of %d bytes for %d invocations of %d words", len(s.Words), s.Invocations, s.InvocationWords)
 	}
-	path := filepath.Join(dir, "approx.bin")
-	if err := os.WriteFile(path, s.Words, 0o644); err != nil {
-		return "", err
-	}
+	path := filepath.Join(dir, approxRecordsFile)
 	var b strings.Builder
 	fmt.Fprintf(&b, "approx %d %d %d %d %s %s\n", len(s.Ops), s.Invocations, s.InvocationWords, s.Capacity, path, stats)
 	for _, op := range s.Ops {
@@ -159,6 +156,19 @@ func approxSpec(dir string, s *Substitution) (string, error) {
 		b.WriteString(op + "\n")
 	}
 	return b.String(), nil
+}
+
+// approxRecordsFile is the file in a run's directory that holds the
+// substitution's records.
+const approxRecordsFile = "approx.bin"
+
+// writeApproxRecords writes the substitution's records (nil: none, a
+// provisional run) where approxSpec's line says they are.
+func writeApproxRecords(dir string, s *Substitution) error {
+	if s == nil {
+		return nil
+	}
+	return os.WriteFile(filepath.Join(dir, approxRecordsFile), s.Words, 0o644)
 }
 
 // readApproxStats reads the counts the harness wrote.

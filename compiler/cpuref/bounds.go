@@ -30,13 +30,27 @@ import (
 // traps through llvm.trap; the module's own llvm.trap calls (readsampler.go)
 // are renamed airpipe_trap first, which traps as before (exit 4).
 
+// boundsCheck is what checkBounds does to host: the passes to run
+// ("bounds-checking" when host has a private or threadgroup array, else
+// none) and whether anything is to be done at all (passes, or strip).
+func boundsCheck(host string, strip bool) (passes string, needed bool) {
+	if strings.Contains(host, " = alloca ") || strings.Contains(host, " addrspace(3) global ") {
+		passes = "bounds-checking"
+	}
+	return passes, passes != "" || strip
+}
+
+// guardRenames are the renames after the bounds-checking pass: its guards'
+// llvm.trap (the only one left, ownTraps) becomes airpipe_array_oob.
+var guardRenames = [][2]string{{"llvm.trap", "airpipe_array_oob"}}
+
 // checkBounds returns the path of ll (the host module's file in dir)
 // instrumented by LLVM's bounds-checking pass, stripped of debug info when
 // strip is set; ll itself when host has no private or threadgroup array
 // and nothing to strip.
 func checkBounds(ctx context.Context, dir, ll, host string, strip bool, timeout time.Duration) (string, error) {
-	arrays := strings.Contains(host, " = alloca ") || strings.Contains(host, " addrspace(3) global ")
-	if !arrays && !strip {
+	passes, needed := boundsCheck(host, strip)
+	if !needed {
 		return ll, nil
 	}
 	args := []string{"-o", filepath.Join(dir, "kernel-checked.ll"), "-S"}
@@ -44,14 +58,10 @@ func checkBounds(ctx context.Context, dir, ll, host string, strip bool, timeout 
 		// The module states no debug-info version to mark (debuginfo.go).
 		args = append(args, "--strip-debug")
 	}
-	if arrays {
-		args = append(args, "-passes=bounds-checking")
+	if passes != "" {
+		args = append(args, "-passes="+passes)
 	}
 	checked := filepath.Join(dir, "kernel-checked.ll")
-	passes := ""
-	if arrays {
-		passes = "bounds-checking"
-	}
 	if !optimizeInChild(ctx, ll, checked, strip, passes, timeout) { // llvmchild.go
 		spec := proc.Spec{Path: "opt-19", Args: append(args, ll), Timeout: timeout, MemoryLimit: 4 << 30}
 		if err := buildStep(ctx, spec, "opt-19 is not installed", "opt-19", "opt-19 "+strings.Join(args[3:], " ")+" refused the retargeted module"); err != nil {
@@ -62,7 +72,10 @@ func checkBounds(ctx context.Context, dir, ll, host string, strip bool, timeout 
 	if err != nil {
 		return "", err
 	}
-	if err := os.WriteFile(checked, []byte(strings.ReplaceAll(string(text), "@llvm.trap()", "@airpipe_array_oob()")), 0o644); err != nil {
+	for _, r := range guardRenames {
+		text = []byte(strings.ReplaceAll(string(text), "@"+r[0]+"()", "@"+r[1]+"()"))
+	}
+	if err := os.WriteFile(checked, text, 0o644); err != nil {
 		return "", err
 	}
 	return checked, nil

@@ -123,6 +123,9 @@ func harnessDir() (string, error) {
 // kernel's object it loads.
 type program struct {
 	runner, kernel string
+	// object is the kernel file's bytes when the build that wrote it has
+	// them (nil: read from kernel when needed).
+	object []byte
 }
 
 // bundleMagic starts a bundle.

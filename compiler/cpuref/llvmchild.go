@@ -37,12 +37,20 @@ func disassembleInChild(ctx context.Context, bitcode []byte, timeout time.Durati
 	return text, err == nil && len(text) <= maxText
 }
 
-// compileInChild reports whether the children wrote llc-19's object of the
-// text file ll to obj (llc-19 -O0 -mcpu=x86-64 -relocation-model=pic
-// -fast-isel=false -filetype=obj, no other option).
-func compileInChild(ctx context.Context, ll, obj string, timeout time.Duration) bool {
+// buildInChild reports whether the children wrote to obj the object that
+// checkBounds and llc-19 (-O0 -mcpu=x86-64 -relocation-model=pic
+// -fast-isel=false -filetype=obj, no other option) make of the text file ll,
+// whose text is host: in one request, the module read once.
+func buildInChild(ctx context.Context, ll, obj, host string, strip bool, timeout time.Duration) bool {
 	c := llvmChildren.Load()
-	return c != nil && c.Compile(ctx, ll, obj, timeout) == nil
+	if c == nil {
+		return false
+	}
+	passes, check := boundsCheck(host, strip) // bounds.go
+	if !check {
+		return c.Compile(ctx, ll, obj, timeout) == nil
+	}
+	return c.Build(ctx, ll, obj, strip, passes, guardRenames, timeout) == nil
 }
 
 // optimizeInChild reports whether the children wrote what opt-19 -S

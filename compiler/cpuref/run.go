@@ -613,13 +613,14 @@ func build(ctx context.Context, dir, host string, timeout time.Duration, fuse bo
 	host = renameInternal(host) // symbols.go
 	key := buildKey(host, fuse) // buildcache.go
 	if obj, ok := builtKernels.get(key); ok {
-		p := program{runner: h.runner, kernel: filepath.Join(dir, "kernel.o")}
+		p := program{runner: h.runner, kernel: filepath.Join(dir, "kernel.o"), object: obj}
 		return p, os.WriteFile(p.kernel, obj, 0o600)
 	}
 	prog, err := buildText(ctx, dir, ll, host, debug, timeout, fuse, h)
 	if err == nil {
 		if obj, rerr := os.ReadFile(prog.kernel); rerr == nil {
 			builtKernels.put(key, obj)
+			prog.object = obj
 		}
 	}
 	return prog, err
@@ -635,14 +636,16 @@ func buildText(ctx context.Context, dir, ll, host string, debug bool, timeout ti
 	if err := os.WriteFile(ll, []byte(host), 0o644); err != nil {
 		return program{}, err
 	}
+	obj := filepath.Join(dir, "kernel.o")
+	prog := program{runner: h.runner, kernel: obj}
+	// The LLVM children check and compile the unfused build in one request
+	// (llvmchild.go); what they decline the tools do.
+	if !fuse && buildInChild(ctx, ll, obj, host, debug, timeout) {
+		return prog, nil
+	}
 	ll, err := checkBounds(ctx, dir, ll, host, debug, timeout)
 	if err != nil {
 		return program{}, err
-	}
-	obj := filepath.Join(dir, "kernel.o")
-	prog := program{runner: h.runner, kernel: obj}
-	if !fuse && compileInChild(ctx, ll, obj, timeout) { // llvmchild.go; ll is text, stripped when debug
-		return prog, nil
 	}
 	args := []string{"-mcpu=x86-64", "-relocation-model=pic", "-filetype=obj", "-o", obj, ll}
 	if fuse {
@@ -708,7 +711,7 @@ func execute(ctx context.Context, dir string, prog program, k *Kernel, inputs []
 		if opts.approx {
 			sub = opts.Substitution
 		}
-		if rk, ok := runKey(dir, prog.kernel, spec.String(), inputs, sub); ok {
+		if rk, ok := runKey(dir, prog, spec.String(), inputs, sub, opts.Timeout); ok {
 			key = rk
 			outs, ok, err := keptRun(key, dir, inputs, opts.approx)
 			if err != nil {
@@ -722,6 +725,11 @@ func execute(ctx context.Context, dir string, prog program, k *Kernel, inputs []
 	}
 	for _, in := range inputs {
 		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("in%d.bin", in.Index)), in.Bytes, 0o644); err != nil {
+			return nil, err
+		}
+	}
+	if opts.approx {
+		if err := writeApproxRecords(dir, opts.Substitution); err != nil {
 			return nil, err
 		}
 	}

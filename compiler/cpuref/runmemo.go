@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/airpipe/airpipe/internal/memo"
 )
@@ -31,18 +32,23 @@ const runResultBytes = 48 << 20
 // runResults is the process's kept run results.
 var runResults = &byteCache{max: runResultBytes}
 
-// runKey names a run of the object at kernel with spec (written for dir:
+// runKey names a run of prog's kernel object with spec (written for dir:
 // dir's paths are set aside) over inputs and the substitution's records
-// (nil: none): a key of this process (memo.Key). ok is false if the object
-// cannot be read.
-func runKey(dir, kernel, spec string, inputs []Data, sub *Substitution) (string, bool) {
-	obj, err := os.ReadFile(kernel)
-	if err != nil {
-		return "", false
+// (nil: none) under timeout (a run that finished under one timeout may
+// not under a shorter one): a key of this process (memo.Key). ok is false
+// if the object cannot be read.
+func runKey(dir string, prog program, spec string, inputs []Data, sub *Substitution, timeout time.Duration) (string, bool) {
+	obj := prog.object
+	if obj == nil {
+		var err error
+		if obj, err = os.ReadFile(prog.kernel); err != nil {
+			return "", false
+		}
 	}
 	var k memo.Key
 	k.Part(obj)
 	k.Part([]byte(strings.ReplaceAll(spec, dir+string(filepath.Separator), "")))
+	k.Int(int(timeout))
 	for _, in := range inputs {
 		k.Int(in.Index)
 		k.Part(in.Bytes)

@@ -6,11 +6,13 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
-// TestRunKey: a run's key is the same for the same object, spec and bytes
-// written for another directory, and another key for any difference in the
-// object, the spec, an input's index or bytes, or the substitution records.
+// TestRunKey: a run's key is the same for the same object (read from its
+// file or held by the program), spec and bytes written for another
+// directory, and another key for any difference in the object, the spec,
+// an input's index or bytes, the substitution records or the timeout.
 func TestRunKey(t *testing.T) {
 	root := t.TempDir()
 	obj := filepath.Join(root, "kernel.o")
@@ -26,17 +28,23 @@ func TestRunKey(t *testing.T) {
 	}
 	inputs := []Data{{Index: 0, Bytes: []byte("0123456789abcdef")}}
 	sub := &Substitution{Words: []byte{1, 2, 3, 4}}
-	key := func(dir, kernel, spec string, in []Data, s *Substitution) string {
-		k, ok := runKey(dir, kernel, spec, in, s)
+	keyFor := func(dir string, prog program, spec string, in []Data, s *Substitution, timeout time.Duration) string {
+		k, ok := runKey(dir, prog, spec, in, s, timeout)
 		if !ok {
 			t.Fatal("no key")
 		}
 		return k
 	}
+	key := func(dir, kernel, spec string, in []Data, s *Substitution) string {
+		return keyFor(dir, program{kernel: kernel}, spec, in, s, time.Minute)
+	}
 	a, b := filepath.Join(root, "a"), filepath.Join(root, "b")
 	base := key(a, obj, spec(a), inputs, sub)
 	if key(b, obj, spec(b), inputs, sub) != base {
 		t.Fatal("the same run written for another directory has another key")
+	}
+	if keyFor(a, program{kernel: filepath.Join(root, "missing.o"), object: []byte("object")}, spec(a), inputs, sub, time.Minute) != base {
+		t.Fatal("the object held in memory gives another key than its file")
 	}
 	for name, k := range map[string]string{
 		"object":       key(a, other, spec(a), inputs, sub),
@@ -45,12 +53,13 @@ func TestRunKey(t *testing.T) {
 		"input index":  key(a, obj, spec(a), []Data{{Index: 1, Bytes: inputs[0].Bytes}}, sub),
 		"substitution": key(a, obj, spec(a), inputs, &Substitution{Words: []byte{1, 2, 3, 5}}),
 		"no records":   key(a, obj, spec(a), inputs, nil),
+		"timeout":      keyFor(a, program{kernel: obj}, spec(a), inputs, sub, time.Second),
 	} {
 		if k == base {
 			t.Errorf("a run that differs in its %s has the same key", name)
 		}
 	}
-	if _, ok := runKey(a, filepath.Join(root, "missing.o"), spec(a), inputs, nil); ok {
+	if _, ok := runKey(a, program{kernel: filepath.Join(root, "missing.o")}, spec(a), inputs, nil, time.Minute); ok {
 		t.Error("a key for an object that cannot be read")
 	}
 }

@@ -15,14 +15,16 @@ import (
 // request is one line a child reads: Op "dis" disassembles Bitcode, Op
 // "llc" compiles the text file In into the object file Out, Op "opt"
 // writes the text file In, stripped of debug info (Strip) and through
-// Passes, as text to Out.
+// Passes, as text to Out, and Op "build" does what "opt" does, renames the
+// functions Renames names and compiles the module into the object file Out.
 type request struct {
-	Op      string `json:"op"`
-	Bitcode []byte `json:"bitcode,omitempty"`
-	In      string `json:"in,omitempty"`
-	Out     string `json:"out,omitempty"`
-	Strip   bool   `json:"strip,omitempty"`
-	Passes  string `json:"passes,omitempty"`
+	Op      string      `json:"op"`
+	Bitcode []byte      `json:"bitcode,omitempty"`
+	In      string      `json:"in,omitempty"`
+	Out     string      `json:"out,omitempty"`
+	Strip   bool        `json:"strip,omitempty"`
+	Passes  string      `json:"passes,omitempty"`
+	Renames [][2]string `json:"renames,omitempty"`
 }
 
 // reply is a child's answer: Text for "dis", nothing for "llc", or why it
@@ -61,6 +63,16 @@ func answer(q request, rep *reply) error {
 			return err
 		}
 		obj, err := m.compile(ir, q.In)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(q.Out, obj, 0o644)
+	case "build":
+		ir, err := os.ReadFile(q.In)
+		if err != nil {
+			return err
+		}
+		obj, err := m.build(ir, q.In, q.Strip, q.Passes, q.Renames)
 		if err != nil {
 			return err
 		}
@@ -131,6 +143,16 @@ func (c *Children) Disassemble(ctx context.Context, bitcode []byte, timeout time
 // ErrDeclined.
 func (c *Children) Compile(ctx context.Context, in, out string, timeout time.Duration) error {
 	_, err := c.call(ctx, request{Op: "llc", In: in, Out: out}, timeout)
+	return err
+}
+
+// Build writes the object that Optimize's text of the file in, with each
+// function renames[i][0] renamed renames[i][1] (all its uses with it),
+// compiles to under Compile — opt-19 -S, the rename in the printed text and
+// llc-19 — to out, reading the module once; or is ErrDeclined, also when a
+// function to rename to exists already.
+func (c *Children) Build(ctx context.Context, in, out string, strip bool, passes string, renames [][2]string, timeout time.Duration) error {
+	_, err := c.call(ctx, request{Op: "build", In: in, Out: out, Strip: strip, Passes: passes, Renames: renames}, timeout)
 	return err
 }
 

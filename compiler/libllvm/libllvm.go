@@ -14,6 +14,9 @@
 // function without a target-cpu attribute gets llc's, the module is
 // verified first). A module with constructors or destructors is left to
 // llc: llc puts them in .init_array, the C API's target machine in .ctors.
+// Optimize is opt-19 -S with --strip-debug and -passes; Build is Optimize,
+// functions renamed, and Compile on one parse of the module, where the tools
+// would print and read it again.
 // Anything else — a module it cannot read, parse, verify or compile,
 // another triple or data layout, a crash or a timeout of the child — is
 // reported as ErrDeclined, and the caller runs the tool itself, whose
@@ -86,6 +89,8 @@ type api struct {
 	errorMessage      func(err uintptr) unsafe.Pointer
 	disposeErrMessage func(msg unsafe.Pointer)
 	parseCommandLine  func(argc int32, argv unsafe.Pointer, overview unsafe.Pointer)
+	namedFunction     func(mod uintptr, name string) uintptr
+	setValueName      func(v uintptr, name string, n uintptr)
 }
 
 // Values of LLVM-C enums used here.
@@ -158,6 +163,8 @@ var load = sync.OnceValues(func() (*machine, error) {
 		{&m.errorMessage, "LLVMGetErrorMessage"},
 		{&m.disposeErrMessage, "LLVMDisposeErrorMessage"},
 		{&m.parseCommandLine, "LLVMParseCommandLineOptions"},
+		{&m.namedFunction, "LLVMGetNamedFunction"},
+		{&m.setValueName, "LLVMSetValueName2"},
 	} {
 		if _, err := purego.Dlsym(h, f.name); err != nil {
 			return nil, fmt.Errorf("%s: %w", Library, err)
@@ -273,13 +280,55 @@ func (m *machine) disassemble(bitcode []byte) (string, error) {
 func (m *machine) compile(ir []byte, name string) ([]byte, error) {
 	ctx := m.contextCreate()
 	defer m.contextDispose(ctx)
+	mod, err := m.parse(ctx, ir, name)
+	if err != nil {
+		return nil, err
+	}
+	defer m.disposeModule(mod)
+	return m.emit(ctx, mod)
+}
+
+// build is optimize's work on the text ir read from a file named name
+// (strip, passes), then each function named renames[i][0] renamed
+// renames[i][1], then compile's work on the module — in one parse, where
+// opt-19 -S, a rename in the printed text and llc-19 read the module three
+// times and print it once.
+func (m *machine) build(ir []byte, name string, strip bool, passes string, renames [][2]string) ([]byte, error) {
+	ctx := m.contextCreate()
+	defer m.contextDispose(ctx)
+	mod, err := m.parse(ctx, ir, name)
+	if err != nil {
+		return nil, err
+	}
+	defer m.disposeModule(mod)
+	if err := m.transform(mod, strip, passes); err != nil {
+		return nil, err
+	}
+	for _, r := range renames {
+		if fn := m.namedFunction(mod, r[0]); fn != 0 {
+			if m.namedFunction(mod, r[1]) != 0 {
+				return nil, fmt.Errorf("%w: rename %s: the module has a %s already", ErrDeclined, r[0], r[1])
+			}
+			m.setValueName(fn, r[1], uintptr(len(r[1])))
+		}
+	}
+	return m.emit(ctx, mod)
+}
+
+// parse reads the text ir, named name, into a module of ctx.
+func (m *machine) parse(ctx uintptr, ir []byte, name string) (uintptr, error) {
 	var mod uintptr
 	var msg unsafe.Pointer
 	// The IR reader takes the buffer.
 	if m.parseIR(ctx, m.buffer(ir, name), &mod, &msg) != 0 {
-		return nil, fmt.Errorf("%w: %s", ErrDeclined, m.message(msg))
+		return 0, fmt.Errorf("%w: %s", ErrDeclined, m.message(msg))
 	}
-	defer m.disposeModule(mod)
+	return mod, nil
+}
+
+// emit is llc-19's object of mod (compile).
+func (m *machine) emit(ctx, mod uintptr) ([]byte, error) {
+	var msg unsafe.Pointer
 	// llc parses with the target machine's data layout and triple; with the
 	// module's own equal to them, parsing with the module's is the same.
 	if t := m.getTarget(mod); t != Triple {
@@ -323,17 +372,27 @@ func (m *machine) compile(ir []byte, name string) ([]byte, error) {
 func (m *machine) optimize(ir []byte, name string, strip bool, passes string) (string, error) {
 	ctx := m.contextCreate()
 	defer m.contextDispose(ctx)
-	var mod uintptr
-	var msg unsafe.Pointer
-	if m.parseIR(ctx, m.buffer(ir, name), &mod, &msg) != 0 {
-		return "", fmt.Errorf("%w: %s", ErrDeclined, m.message(msg))
+	mod, err := m.parse(ctx, ir, name)
+	if err != nil {
+		return "", err
 	}
 	defer m.disposeModule(mod)
+	if err := m.transform(mod, strip, passes); err != nil {
+		return "", err
+	}
+	return m.message(m.printModule(mod)), nil
+}
+
+// transform is what opt-19 [--strip-debug] [-passes=PASSES] does to mod
+// before printing it: verified, stripped when strip is set, run through
+// passes (none when empty) and verified again.
+func (m *machine) transform(mod uintptr, strip bool, passes string) error {
+	var msg unsafe.Pointer
 	if strip {
 		m.stripDebugInfo(mod)
 	}
 	if m.verifyModule(mod, returnStatusAction, &msg) != 0 {
-		return "", fmt.Errorf("%w: %s", ErrDeclined, m.message(msg))
+		return fmt.Errorf("%w: %s", ErrDeclined, m.message(msg))
 	}
 	m.message(msg)
 	if passes != "" {
@@ -344,12 +403,12 @@ func (m *machine) optimize(ir []byte, name string, strip bool, passes string) (s
 			p := m.errorMessage(err)
 			text := m.cstring(p)
 			m.disposeErrMessage(p)
-			return "", fmt.Errorf("%w: passes %q: %s", ErrDeclined, passes, text)
+			return fmt.Errorf("%w: passes %q: %s", ErrDeclined, passes, text)
 		}
 	}
 	if m.verifyModule(mod, returnStatusAction, &msg) != 0 {
-		return "", fmt.Errorf("%w: after %s: %s", ErrDeclined, passes, m.message(msg))
+		return fmt.Errorf("%w: after %s: %s", ErrDeclined, passes, m.message(msg))
 	}
 	m.message(msg)
-	return m.message(m.printModule(mod)), nil
+	return nil
 }

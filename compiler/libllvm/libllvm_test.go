@@ -129,6 +129,54 @@ func TestSameAsTools(t *testing.T) {
 	}
 }
 
+// TestBuild: Build's object of a module with a private array and debug
+// info is the one the tools make — opt-19 -S (--strip-debug, the
+// bounds-checking pass), the guards' llvm.trap renamed in the printed
+// text, llc-19 — for each way of checking; a rename onto a function the
+// module has already is declined.
+func TestBuild(t *testing.T) {
+	c := children(t)
+	ctx := context.Background()
+	dir := t.TempDir()
+	renames := [][2]string{{"llvm.trap", "airpipe_array_oob"}}
+	for _, c2 := range []struct {
+		strip  bool
+		passes string
+	}{{true, "bounds-checking"}, {false, "bounds-checking"}, {true, ""}} {
+		args := []string{"-o", filepath.Join(dir, "opt.ll"), "-S"}
+		if c2.strip {
+			args = append(args, "--strip-debug")
+		}
+		if c2.passes != "" {
+			args = append(args, "-passes="+c2.passes)
+		}
+		tool(t, nil, "opt-19", append(args, "testdata/arrays.ll")...)
+		text, _ := os.ReadFile(filepath.Join(dir, "opt.ll"))
+		renamed := strings.ReplaceAll(string(text), "@llvm.trap()", "@airpipe_array_oob()")
+		if c2.passes != "" && renamed == string(text) {
+			t.Fatalf("%v: the pass added no llvm.trap to rename", args)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "renamed.ll"), []byte(renamed), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		want := filepath.Join(dir, "llc.o")
+		tool(t, nil, "llc-19", "-O0", "-mcpu=x86-64", "-relocation-model=pic", NoFastISel, "-filetype=obj", "-o", want, filepath.Join(dir, "renamed.ll"))
+		got := filepath.Join(dir, "lib.o")
+		if err := c.Build(ctx, "testdata/arrays.ll", got, c2.strip, c2.passes, renames, time.Minute); err != nil {
+			t.Fatal(err)
+		}
+		a, _ := os.ReadFile(want)
+		b, _ := os.ReadFile(got)
+		if len(a) == 0 || !bytes.Equal(a, b) {
+			t.Errorf("%v: the object (%d bytes) differs from the tools' (%d bytes)", args, len(b), len(a))
+		}
+	}
+	err := c.Build(ctx, "testdata/arrays.ll", filepath.Join(dir, "x.o"), false, "bounds-checking", [][2]string{{"llvm.trap", "airpipe_thread"}}, time.Minute)
+	if !errors.Is(err, ErrDeclined) {
+		t.Errorf("a rename onto a defined function: got %v, want ErrDeclined", err)
+	}
+}
+
 // TestSelectionDAG: Compile selects instructions with SelectionDAG, as
 // llc-19 -O0 -fast-isel=false does, not with FastISel, which miscompiles
 // testdata/vectorreturn.ll: its object differs from llc-19 -O0's (and the

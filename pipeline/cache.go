@@ -155,6 +155,17 @@ func validResults(rs []Result) bool {
 	return true
 }
 
+// Prune removes the entries no run of this build reads: those another
+// build wrote and those that do not read back (sealed.Prune; dryRun: only
+// counted).
+func (c *DirCache) Prune(dryRun bool) (sealed.Pruned, error) {
+	return sealed.Prune(c.dir, func(path string) bool {
+		b, err := ReadSealed(path, MaxCacheEntry)
+		var e cacheEntry
+		return err == nil && json.Unmarshal(b, &e) == nil && e.Build == c.build
+	}, dryRun)
+}
+
 // Put implements Cache.
 func (c *DirCache) Put(key string, results []Result) error {
 	b, err := json.Marshal(cacheEntry{Build: c.build, Key: key, Results: results})

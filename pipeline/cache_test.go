@@ -291,3 +291,33 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// TestDirCachePrune: Prune keeps this build's entries and removes another
+// build's and damaged ones; the kept entry still reads back.
+func TestDirCachePrune(t *testing.T) {
+	dir := t.TempDir()
+	a := &DirCache{dir: dir, build: "vcs:aaaa"}
+	b := &DirCache{dir: dir, build: "exe:bbbb"}
+	must(t, a.Put("k", []Result{Pass()}))
+	must(t, b.Put("k", []Result{Pass()}))
+	must(t, b.Put("j", []Result{Pass()}))
+	damaged := a.path("d")
+	must(t, a.Put("d", []Result{Pass()}))
+	body, err := os.ReadFile(damaged)
+	must(t, err)
+	body[len(body)-2] ^= 1
+	must(t, os.WriteFile(damaged, body, 0o644))
+	p, err := a.Prune(false)
+	must(t, err)
+	if p.Kept != 1 || p.Removed != 3 {
+		t.Errorf("kept %d, removed %d; want 1 and 3", p.Kept, p.Removed)
+	}
+	if _, ok := a.Get("k"); !ok {
+		t.Error("the kept entry no longer reads back")
+	}
+	for _, k := range []string{"k", "j"} {
+		if _, err := os.Stat(b.path(k)); err == nil {
+			t.Errorf("build b's entry %q is still there", k)
+		}
+	}
+}

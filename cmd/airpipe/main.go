@@ -58,6 +58,7 @@ func commands() map[string]command {
 		"devices":    {"list the Vulkan devices and compile targets this machine offers", devicesCmd},
 		"version":    {"print airpipe's version and its stages' versions", versionCmd},
 		"opcheck":    {"check every air.* math operation on its own against its Metal accuracy bound", opcheckCmd},
+		"cache":      {"prune the stage and reference caches of entries this build does not read", cacheCmd},
 	}
 }
 

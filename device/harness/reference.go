@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/airpipe/airpipe/compiler/air"
 	"github.com/airpipe/airpipe/compiler/bitcode"
@@ -107,6 +108,15 @@ func (h *Harness) ReferenceIn(ctx context.Context, m Module, mode Mode) (*cpuref
 		cache.Put(key, baseKey, res, err)
 	}
 	return res, err
+}
+
+// OfThisBuild reports whether key, a stored reference's (referenceKey),
+// names a reference this build computes and reads — the cache entries
+// worth keeping (airpipe cache prune).
+func OfThisBuild(key string) bool {
+	_, rest, ok := strings.Cut(key, "|build=")
+	build, _, _ := strings.Cut(rest, "|")
+	return ok && build == buildkey.Key()
 }
 
 // referenceKey names a stored reference: the module, its entry, the

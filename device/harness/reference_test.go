@@ -55,3 +55,23 @@ func TestReferenceCache(t *testing.T) {
 		t.Fatalf("entries %v, want one", matches)
 	}
 }
+
+// TestOfThisBuild: a reference key of this build is one to keep; one of
+// another build, or naming none, is not.
+func TestOfThisBuild(t *testing.T) {
+	m := Module{SHA256: strings.Repeat("ab", 32), Entry: "k"}
+	key := referenceKey(m, cpuref.Options{InputFamily: "small-integers"}, "11")
+	if !OfThisBuild(key) {
+		t.Errorf("this build's key %q is not this build's", key)
+	}
+	other := strings.Replace(key, "|build="+buildkey.Key(), "|build=vcs:0000", 1)
+	if other == key || OfThisBuild(other) {
+		t.Errorf("another build's key %q is this build's", other)
+	}
+	if OfThisBuild(strings.Replace(key, "|build=", "|built=", 1)) {
+		t.Error("a key naming no build is this build's")
+	}
+	if OfThisBuild(strings.Replace(key, "|build="+buildkey.Key(), "|build="+buildkey.Key()+"x", 1)) {
+		t.Error("a build whose name starts with this one's is this build's")
+	}
+}

@@ -1,7 +1,8 @@
 // Package sealed writes and reads sealed files: a body framed by a header
 // with its SHA-256, written atomically, read back only when it is a regular
-// file under a size cap whose body matches its hash. The stage cache
-// (pipeline) and the CPU reference cache keep their entries in them.
+// file under a size cap whose body matches its hash — and prunes a cache
+// directory of them (Prune). The stage cache (pipeline) and the CPU
+// reference cache keep their entries in them.
 package sealed
 
 import (

@@ -8,6 +8,7 @@
 package refcache
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -88,6 +89,40 @@ func (d Dir) Put(key, base string, res *cpuref.Result, err error) {
 	if b, jerr := json.Marshal(ent); jerr == nil {
 		_ = sealed.Write(path, b, MaxEntry)
 	}
+}
+
+// keyHead is how much of an entry Prune reads to find its key, which comes
+// first in it.
+const keyHead = 64 << 10
+
+// Prune removes the entries whose key keep rejects — and those whose key
+// cannot be read — without reading any entry whole (sealed.Prune; dryRun:
+// only counted).
+func (d Dir) Prune(keep func(key string) bool, dryRun bool) (sealed.Pruned, error) {
+	return sealed.Prune(string(d), func(path string) bool {
+		head, err := sealed.Head(path, keyHead)
+		if err != nil {
+			return false
+		}
+		key, ok := leadingKey(head)
+		return ok && keep(key)
+	}, dryRun)
+}
+
+// leadingKey is the key at the start of an entry's JSON (json.Marshal
+// writes entry's fields in order, Key first).
+func leadingKey(head []byte) (string, bool) {
+	dec := json.NewDecoder(bytes.NewReader(head))
+	var toks [3]json.Token
+	for i := range toks {
+		t, err := dec.Token()
+		if err != nil {
+			return "", false
+		}
+		toks[i] = t
+	}
+	key, ok := toks[2].(string)
+	return key, ok && toks[0] == json.Delim('{') && toks[1] == "key"
 }
 
 // refused counts entries refused as damaged.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 
@@ -104,5 +105,32 @@ func mustDo(t *testing.T, err error) {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestPrune: Prune removes the entries whose key keep rejects and those
+// whose key cannot be read, and keeps the rest readable.
+func TestPrune(t *testing.T) {
+	d := Dir(t.TempDir())
+	res := &cpuref.Result{Outputs: []cpuref.Data{{Index: 0, Bytes: []byte{1, 2, 3, 4}}}}
+	d.Put("m|k|build=vcs:aaaa|family=x", "m|k|build=vcs:aaaa|family=x", res, nil)
+	d.Put("m|k|build=exe:bbbb", "m|k|build=exe:bbbb", res, nil)
+	d.Put("n|k|build=vcs:aaaa", "n|k|build=vcs:aaaa", nil, &cpuref.NotJudgeableError{Kind: cpuref.KindTimeout})
+	mustDo(t, os.WriteFile(d.path("unsealed"), []byte(`{"key":"u|build=vcs:aaaa"}`), 0o644))
+	p, err := d.Prune(func(key string) bool { return strings.Contains(key, "|build=vcs:aaaa") }, false)
+	mustDo(t, err)
+	if p.Kept != 2 || p.Removed != 2 {
+		t.Errorf("kept %d, removed %d; want 2 and 2", p.Kept, p.Removed)
+	}
+	if got, hit, err := d.Get("m|k|build=vcs:aaaa|family=x", "m|k|build=vcs:aaaa|family=x"); !hit || err != nil || len(got.Outputs) != 1 {
+		t.Errorf("the kept reference: %v %v %+v", hit, err, got)
+	}
+	if _, hit, _ := d.Get("m|k|build=exe:bbbb", "m|k|build=exe:bbbb"); hit {
+		t.Error("the other build's reference is still there")
+	}
+	for _, head := range []string{`{"key":"k"}`, `{"result":{},"key":"k"}`, `["key","k"]`, `{"key":`} {
+		if key, ok := leadingKey([]byte(head)); ok != (head == `{"key":"k"}`) || (ok && key != "k") {
+			t.Errorf("leadingKey(%s) = %q, %v", head, key, ok)
+		}
 	}
 }

@@ -35,6 +35,12 @@ func scratchBaseFor(tmpdir, dir string) string {
 	return dir
 }
 
+// MemoryDir is the directory short-lived files go to beside the
+// references' own — the memory file system (/dev/shm) when TMPDIR is unset
+// and it can hold them, else "" (the temporary directory) — so that other
+// per-module files (the emulator's request inputs) skip the disk as well.
+func MemoryDir() string { return scratchBase() }
+
 // scratchDir makes a run's directory under scratchBase, or under the
 // temporary directory when that fails.
 func scratchDir() (string, error) {

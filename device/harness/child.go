@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/airpipe/airpipe/compiler/cpuref"
 	"github.com/airpipe/airpipe/device"
 	"github.com/airpipe/airpipe/internal/codes"
 	"github.com/airpipe/airpipe/internal/proc"
@@ -89,7 +90,7 @@ func NewChildren(argv, env []string, maxRSS uint64) *Children {
 // its reply, or the failure that ended the child.
 func (c *Children) Run(ctx context.Context, q Request, timeout time.Duration) Reply {
 	sent := q
-	if s, remove, err := withInputFile("", q); err == nil {
+	if s, remove, err := withInputFile(cpuref.MemoryDir(), q); err == nil {
 		// Without the file (none can be made) the bytes go in the line.
 		sent = s
 		defer remove()

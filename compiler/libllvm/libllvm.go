@@ -278,21 +278,14 @@ func (m *machine) disassemble(bitcode []byte) (string, error) {
 // compile is llc-19 -O0 -mcpu=x86-64 -relocation-model=pic -fast-isel=false
 // -filetype=obj on the text ir read from a file named name.
 func (m *machine) compile(ir []byte, name string) ([]byte, error) {
-	ctx := m.contextCreate()
-	defer m.contextDispose(ctx)
-	mod, err := m.parse(ctx, ir, name)
-	if err != nil {
-		return nil, err
-	}
-	defer m.disposeModule(mod)
-	return m.emit(ctx, mod)
+	return m.build(ir, name, false, "", nil)
 }
 
 // build is optimize's work on the text ir read from a file named name
-// (strip, passes), then each function named renames[i][0] renamed
-// renames[i][1], then compile's work on the module — in one parse, where
-// opt-19 -S, a rename in the printed text and llc-19 read the module three
-// times and print it once.
+// (strip, passes; none when neither is asked for), then each function named
+// renames[i][0] renamed renames[i][1], then compile's work on the module —
+// in one parse, where opt-19 -S, a rename in the printed text and llc-19
+// read the module three times and print it once.
 func (m *machine) build(ir []byte, name string, strip bool, passes string, renames [][2]string) ([]byte, error) {
 	ctx := m.contextCreate()
 	defer m.contextDispose(ctx)
@@ -301,8 +294,10 @@ func (m *machine) build(ir []byte, name string, strip bool, passes string, renam
 		return nil, err
 	}
 	defer m.disposeModule(mod)
-	if err := m.transform(mod, strip, passes); err != nil {
-		return nil, err
+	if strip || passes != "" {
+		if err := m.transform(mod, strip, passes); err != nil {
+			return nil, err
+		}
 	}
 	for _, r := range renames {
 		if fn := m.namedFunction(mod, r[0]); fn != 0 {

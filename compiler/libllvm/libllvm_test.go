@@ -110,13 +110,7 @@ func TestSameAsTools(t *testing.T) {
 		strip  bool
 		passes string
 	}{{true, "bounds-checking"}, {false, "bounds-checking"}, {true, ""}} {
-		args := []string{"-o", filepath.Join(dir, "opt.ll"), "-S"}
-		if c2.strip {
-			args = append(args, "--strip-debug")
-		}
-		if c2.passes != "" {
-			args = append(args, "-passes="+c2.passes)
-		}
+		args := optArgs(filepath.Join(dir, "opt.ll"), c2.strip, c2.passes)
 		tool(t, nil, "opt-19", append(args, in)...)
 		if err := c.Optimize(ctx, in, filepath.Join(dir, "lib.ll"), c2.strip, c2.passes, time.Minute); err != nil {
 			t.Fatal(err)
@@ -143,13 +137,7 @@ func TestBuild(t *testing.T) {
 		strip  bool
 		passes string
 	}{{true, "bounds-checking"}, {false, "bounds-checking"}, {true, ""}} {
-		args := []string{"-o", filepath.Join(dir, "opt.ll"), "-S"}
-		if c2.strip {
-			args = append(args, "--strip-debug")
-		}
-		if c2.passes != "" {
-			args = append(args, "-passes="+c2.passes)
-		}
+		args := optArgs(filepath.Join(dir, "opt.ll"), c2.strip, c2.passes)
 		tool(t, nil, "opt-19", append(args, "testdata/arrays.ll")...)
 		text, _ := os.ReadFile(filepath.Join(dir, "opt.ll"))
 		renamed := strings.ReplaceAll(string(text), "@llvm.trap()", "@airpipe_array_oob()")
@@ -175,6 +163,19 @@ func TestBuild(t *testing.T) {
 	if !errors.Is(err, ErrDeclined) {
 		t.Errorf("a rename onto a defined function: got %v, want ErrDeclined", err)
 	}
+}
+
+// optArgs is opt-19's command line, without its input, for Optimize's
+// strip and passes, writing text to out.
+func optArgs(out string, strip bool, passes string) []string {
+	args := []string{"-o", out, "-S"}
+	if strip {
+		args = append(args, "--strip-debug")
+	}
+	if passes != "" {
+		args = append(args, "-passes="+passes)
+	}
+	return args
 }
 
 // TestSelectionDAG: Compile selects instructions with SelectionDAG, as

@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -122,17 +121,11 @@ func isHex(s string) bool {
 // to tell whose entry it is (Prune's keep) without reading a large one
 // whole. A file without Write's header is a *DamagedError.
 func Head(path string, n int) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	f, _, err := open(path)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, err
-		}
-		return nil, &DamagedError{path, "does not open as a plain file: " + err.Error()}
+		return nil, err
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		return nil, &DamagedError{path, "not a regular file"}
-	}
 	r := bufio.NewReader(f)
 	header := make([]byte, sealHeader)
 	if _, err := io.ReadFull(r, header); err != nil || !bytes.HasPrefix(header, []byte(sealMagic)) || header[sealHeader-1] != '\n' {

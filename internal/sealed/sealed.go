@@ -74,21 +74,11 @@ func Write(path string, body []byte, max int64) error {
 // its body must match its SHA-256. A missing file is an fs.ErrNotExist
 // error; anything else wrong is a *DamagedError.
 func Read(path string, max int64) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	f, fi, err := open(path)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, err
-		}
-		return nil, &DamagedError{path, "does not open as a plain file: " + err.Error()}
+		return nil, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, &DamagedError{path, err.Error()}
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, &DamagedError{path, "not a regular file (" + fi.Mode().Type().String() + ")"}
-	}
 	if fi.Size() > max {
 		return nil, &DamagedError{path, fmt.Sprintf("%d bytes, over the %d-byte limit", fi.Size(), max)}
 	}
@@ -108,4 +98,27 @@ func Read(path string, max int64) ([]byte, error) {
 		return nil, &DamagedError{path, "checksum mismatch"}
 	}
 	return body, nil
+}
+
+// open opens path for reading without following a symbolic link and
+// without blocking, and requires a regular file. A missing file is an
+// fs.ErrNotExist error; anything else wrong is a *DamagedError.
+func open(path string) (*os.File, fs.FileInfo, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil, err
+		}
+		return nil, nil, &DamagedError{path, "does not open as a plain file: " + err.Error()}
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, &DamagedError{path, err.Error()}
+	}
+	if !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, nil, &DamagedError{path, "not a regular file (" + fi.Mode().Type().String() + ")"}
+	}
+	return f, fi, nil
 }

@@ -106,3 +106,28 @@ func TestHead(t *testing.T) {
 		t.Error("a file without the header: no error")
 	}
 }
+
+// FuzzHead: Head of what Write wrote is the body's start; of any other
+// bytes it is the start after a valid header or an error, never a panic.
+func FuzzHead(f *testing.F) {
+	f.Add([]byte(`{"key":"k"}`), []byte("airpipe-sealed-v1 sha256="), 4)
+	f.Fuzz(func(t *testing.T, body, raw []byte, n int) {
+		n = max(n%(1<<16), 0)
+		dir := t.TempDir()
+		p := filepath.Join(dir, "e")
+		if err := Write(p, body, 1<<20); err != nil {
+			t.Skip(err)
+		}
+		got, err := Head(p, n)
+		if want := body[:min(n, len(body))]; err != nil || string(got) != string(want) {
+			t.Errorf("Head(%d) = %q, %v; want %q", n, got, err, want)
+		}
+		q := filepath.Join(dir, "raw")
+		if err := os.WriteFile(q, raw, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if b, err := Head(q, n); err == nil && len(b) > n {
+			t.Errorf("Head(%d) of raw bytes gave %d bytes", n, len(b))
+		}
+	})
+}

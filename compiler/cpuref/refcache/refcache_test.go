@@ -134,3 +134,24 @@ func TestPrune(t *testing.T) {
 		}
 	}
 }
+
+// FuzzLeadingKey: the key leadingKey finds at the start of a stored entry
+// is the entry's key, whatever the key holds; no input makes it panic.
+func FuzzLeadingKey(f *testing.F) {
+	f.Add("m|k|build=vcs:aaaa", []byte(`{"key":"k"}`))
+	f.Add("\"quoted\\\" <&> \u2028", []byte(`{"key":`))
+	f.Fuzz(func(t *testing.T, key string, head []byte) {
+		leadingKey(head)
+		b, err := json.Marshal(entry{Key: key, Result: &cpuref.Result{}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want entry
+		if err := json.Unmarshal(b, &want); err != nil {
+			t.Fatal(err)
+		}
+		if got, ok := leadingKey(b); !ok || got != want.Key {
+			t.Errorf("leadingKey(%s) = %q, %v; want %q", b, got, ok, want.Key)
+		}
+	})
+}

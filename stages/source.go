@@ -127,7 +127,7 @@ func scanFile(e corpus.Entry, o LoadOptions) pipeline.Expansion[*Module] {
 			mods = append(mods, bareModule(lib, b.Data))
 			continue
 		}
-		if lib.Lib, lib.Err = mtlb.Parse(b.Data); lib.Err != nil {
+		if lib.Lib, lib.Err = parseLibrary(b.Data); lib.Err != nil {
 			lib.Lib, lib.ErrCode = nil, codes.ContainerMalformedLibrary
 		}
 		mods = append(mods, modulesOf(lib)...)

@@ -159,3 +159,19 @@ func TestLibraryChangedWhileRead(t *testing.T) {
 		t.Fatalf("intact library: %d items", len(x.Items))
 	}
 }
+
+// TestLoadLeavesSourceArchivesCompressed: the pipeline parses a library
+// with embedded sources without decompressing their archives (no row reads
+// their file lists; 'airpipe inspect' lists them).
+func TestLoadLeavesSourceArchivesCompressed(t *testing.T) {
+	path := filepath.Join("..", "corpus", "mtlb", "testdata", "modern_style.metallib")
+	x := LoadSource(context.Background(), entryFor(t, path), LoadOptions{MaxFileSize: 1 << 30})
+	if len(x.Items) == 0 || x.Items[0].Library.Lib == nil || x.Items[0].Library.Lib.Source == nil {
+		t.Fatalf("no library with embedded sources: %+v", x)
+	}
+	for _, a := range x.Items[0].Library.Lib.Source.Archives {
+		if a.Entries != nil || a.CompressedBytes == 0 {
+			t.Errorf("archive %s: %d entries listed, %d bytes compressed", a.ID, len(a.Entries), a.CompressedBytes)
+		}
+	}
+}

@@ -279,9 +279,41 @@ func TestWorkDirKeepsFiles(t *testing.T) {
 	if _, err := RunText(context.Background(), string(ll), "affine", Options{WorkDir: dir}); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{"kernel.ll", "kernel.o", "in0.bin", "out1.bin"} {
+	for _, f := range []string{"kernel.ll", "kernel.o", "inputs.bin", "outputs.bin"} {
 		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
 			t.Error(err)
+		}
+	}
+}
+
+// TestBufferFiles: the inputs go to the harness in one file, one after the
+// other, and its one output file splits back into outputs as long as each
+// input; an output file of another length is an error.
+func TestBufferFiles(t *testing.T) {
+	dir := t.TempDir()
+	inputs := []Data{{Index: 0, Bytes: []byte("abcd")}, {Index: 3, Bytes: []byte("ef")}, {Index: 40, Bytes: []byte("ghijkl")}}
+	p := filepath.Join(dir, "inputs.bin")
+	if err := writeInputs(p, inputs); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(p); string(b) != "abcdefghijkl" {
+		t.Fatalf("inputs file %q", b)
+	}
+	for _, c := range []struct {
+		file string
+		ok   bool
+	}{{"ABCDEFGHIJKL", true}, {"ABCDEFGHIJK", false}, {"ABCDEFGHIJKLM", false}, {"", false}} {
+		q := filepath.Join(dir, "outputs.bin")
+		if err := os.WriteFile(q, []byte(c.file), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		outs, err := readOutputs(q, inputs)
+		if (err == nil) != c.ok {
+			t.Errorf("%q: error %v, want ok %v", c.file, err, c.ok)
+			continue
+		}
+		if c.ok && (len(outs) != 3 || string(outs[0].Bytes) != "ABCD" || outs[1].Index != 3 || string(outs[1].Bytes) != "EF" || string(outs[2].Bytes) != "GHIJKL" || cap(outs[0].Bytes) != 4) {
+			t.Errorf("%q: outputs %+v", c.file, outs)
 		}
 	}
 }

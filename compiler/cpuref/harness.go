@@ -129,12 +129,13 @@ type program struct {
 }
 
 // bundleMagic starts a bundle.
-const bundleMagic = "airpipe-cpuref-program 2\n"
+const bundleMagic = "airpipe-cpuref-program 3\n"
 
 // bundle is the program's two files in one byte string, a Result's Program
 // (which a GPU host without LLVM or a C compiler runs again): bundleMagic,
 // the harness's length as 8 little-endian bytes, the harness, the kernel's
-// object (version 1 held a shared object and the harness that dlopened it).
+// object (version 1 held a shared object and the harness that dlopened it;
+// version 2's harness read a file per buffer, not the one file of all).
 func (p program) bundle() ([]byte, error) {
 	runner, err := os.ReadFile(p.runner)
 	if err != nil {

@@ -691,10 +691,11 @@ func execute(ctx context.Context, dir string, prog program, k *Kernel, inputs []
 	simd := max(opts.SIMDWidth, 1)
 	fmt.Fprintf(&spec, "groups %d %d %d threads %d %d %d ftz %d memory %d cooperative %d passes %d simd %d buffers %d\n",
 		g.Groups[0], g.Groups[1], g.Groups[2], g.Threads[0], g.Threads[1], g.Threads[2], ftz, opts.MemoryLimit, coop, passes, simd, len(inputs))
+	// Every buffer's bytes in one file each way (harness_c.txt).
+	inPath, outPath := filepath.Join(dir, "inputs.bin"), filepath.Join(dir, "outputs.bin")
+	fmt.Fprintf(&spec, "input %s output %s\n", inPath, outPath)
 	for _, in := range inputs {
-		ip := filepath.Join(dir, fmt.Sprintf("in%d.bin", in.Index))
-		op := filepath.Join(dir, fmt.Sprintf("out%d.bin", in.Index))
-		fmt.Fprintf(&spec, "%d %d %s %s\n", in.Index, len(in.Bytes), ip, op)
+		fmt.Fprintf(&spec, "%d %d\n", in.Index, len(in.Bytes))
 	}
 	if opts.approx {
 		line, err := approxSpec(dir, opts.Substitution)
@@ -723,10 +724,8 @@ func execute(ctx context.Context, dir string, prog program, k *Kernel, inputs []
 			}
 		}
 	}
-	for _, in := range inputs {
-		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("in%d.bin", in.Index)), in.Bytes, 0o644); err != nil {
-			return nil, err
-		}
+	if err := writeInputs(inPath, inputs); err != nil {
+		return nil, err
 	}
 	if opts.approx {
 		if err := writeApproxRecords(dir, opts.Substitution); err != nil {
@@ -784,19 +783,50 @@ func execute(ctx context.Context, dir string, prog program, k *Kernel, inputs []
 	case out.ExitCode != 0:
 		return nil, fmt.Errorf("cpuref: reference run failed (%s): %s", out.Describe(), out.Tail(5))
 	}
-	outs := make([]Data, len(inputs))
-	for i, in := range inputs {
-		b, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("out%d.bin", in.Index)))
-		if err != nil {
-			return nil, err
-		}
-		if len(b) != len(in.Bytes) {
-			return nil, fmt.Errorf("cpuref: buffer %d came back with %d bytes, not %d", in.Index, len(b), len(in.Bytes))
-		}
-		outs[i] = Data{Index: in.Index, Bytes: b}
+	outs, err := readOutputs(outPath, inputs)
+	if err != nil {
+		return nil, err
 	}
 	if key != "" {
 		keepRun(key, dir, outs, opts.approx)
+	}
+	return outs, nil
+}
+
+// writeInputs writes every input's bytes, one after the other, to the file
+// at path (the harness's INPUT).
+func writeInputs(path string, inputs []Data) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	for _, in := range inputs {
+		if _, err := f.Write(in.Bytes); err != nil {
+			f.Close()
+			return err
+		}
+	}
+	return f.Close()
+}
+
+// readOutputs reads the harness's OUTPUT at path back into one output per
+// input, each as long as its input; a file of any other length is an error.
+func readOutputs(path string, inputs []Data) ([]Data, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	total := 0
+	for _, in := range inputs {
+		total += len(in.Bytes)
+	}
+	if len(b) != total {
+		return nil, fmt.Errorf("cpuref: the buffers came back with %d bytes, not %d", len(b), total)
+	}
+	outs := make([]Data, len(inputs))
+	for i, in := range inputs {
+		outs[i] = Data{Index: in.Index, Bytes: b[:len(in.Bytes):len(in.Bytes)]}
+		b = b[len(in.Bytes):]
 	}
 	return outs, nil
 }

@@ -54,6 +54,12 @@ type DrawArgs struct {
 	// written; Draw copies it (row-major, a byte per pixel) into Stencil.
 	Stencil      []byte
 	StencilClear uint8
+	// ScratchDepth, when neither Depth nor Stencil is set, gives the draw a depth attachment
+	// that Draw tests (compare op ALWAYS, so every fragment passes and no pixel changes) and
+	// then drops. Lavapipe compiles a fragment shader once for such a draw, where an opaque one
+	// (no depth or stencil test, no blending, no discard, one target) gets a second,
+	// whole-block variant as well (llvmpipe's generate_variant), which a 4×4 draw never needs.
+	ScratchDepth bool
 	// Timing, when not nil, receives the GPU time of the command buffer that holds the draw
 	// and the copies of its targets (Draw splits after them).
 	Timing *Timing
@@ -107,6 +113,9 @@ func (d *Device) Draw(ctx context.Context, frag []byte, entry string, x DrawArgs
 		return nil, argErr("Draw", -1, "depth buffer of %d bytes: want %d×%d×4 = %d", len(x.Depth), x.Width, x.Height, int(x.Width)*int(x.Height)*4)
 	case x.Stencil != nil && len(x.Stencil) != int(x.Width)*int(x.Height):
 		return nil, argErr("Draw", -1, "stencil buffer of %d bytes: want %d×%d = %d", len(x.Stencil), x.Width, x.Height, int(x.Width)*int(x.Height))
+	}
+	if x.ScratchDepth && x.Depth == nil && x.Stencil == nil {
+		x.Depth = make([]byte, int(x.Width)*int(x.Height)*4) // x is this call's copy
 	}
 	withDepth := x.Depth != nil || x.Stencil != nil
 	if withDepth {

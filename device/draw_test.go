@@ -123,3 +123,46 @@ func wordsBytes(ws []uint32) []byte {
 	}
 	return b
 }
+
+// TestDrawScratchDepth draws testdata/drawfrag.spvasm with and without DrawArgs.ScratchDepth
+// and wants every target word and every buffer word the same: the depth test (ALWAYS) the
+// scratch attachment brings must change no pixel. It also wants the caller's DrawArgs left
+// without a depth buffer.
+func TestDrawScratchDepth(t *testing.T) {
+	d := openDevice(t, Options{})
+	frag := assemble(t, "drawfrag")
+	clear := [4]uint32{0x7f7f7f7f, 0x7e7e7e7e, 0x7d7d7d7d, 0x7c7c7c7c}
+	draw := func(scratch bool) ([][]byte, []byte) {
+		t.Helper()
+		buf, err := d.NewBuffer(32 * 4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer buf.Free()
+		x := DrawArgs{Width: 4, Height: 4, ScratchDepth: scratch,
+			Targets:  []DrawTarget{{Format: FormatR32G32B32A32Sfloat, Clear: clear}, {Format: FormatR32G32B32A32Uint, Mask: 0x3, Clear: clear}},
+			Inputs:   map[uint32][]uint32{0: {f32bits(1.5), f32bits(-2.25), f32bits(3.125), f32bits(0.75)}, 1: {7, 13}},
+			Bindings: []Binding{{Set: 0, Binding: 0, Buffer: buf}}}
+		out, err := d.Draw(context.Background(), frag, "main", x)
+		if errors.Is(err, ErrUnavailable) {
+			t.Skipf("cannot draw here: %v", err)
+		}
+		if err != nil {
+			t.Fatalf("scratch depth %v: %v", scratch, err)
+		}
+		if x.Depth != nil {
+			t.Fatalf("scratch depth %v: Draw gave the caller's DrawArgs a depth buffer", scratch)
+		}
+		return out, append([]byte(nil), buf.Bytes()...)
+	}
+	want, wantBuf := draw(false)
+	got, gotBuf := draw(true)
+	for i := range want {
+		if string(got[i]) != string(want[i]) {
+			t.Errorf("target %d differs with a scratch depth attachment:\n got %x\nwant %x", i, got[i], want[i])
+		}
+	}
+	if string(gotBuf) != string(wantBuf) {
+		t.Errorf("the storage buffer differs with a scratch depth attachment:\n got %x\nwant %x", gotBuf, wantBuf)
+	}
+}

@@ -63,7 +63,9 @@ type EmulatorOptions struct {
 	SIMDWidth int
 	// LavapipeDefaults lets lavapipe compile as it does by default. Without
 	// it the stage asks for a faster compile that computes the same: every
-	// loop marked DontUnroll (spirv.DontUnrollLoops) and, in the child,
+	// loop marked DontUnroll (spirv.DontUnrollLoops), every draw given a
+	// depth attachment tested with ALWAYS (harness.Options.ScratchDepth:
+	// one fragment shader variant instead of two) and, in the child,
 	// GALLIVM_PERF=nopt (llvmpipe skips its LLVM optimisation passes; code
 	// generation is unchanged). Compiling is nearly all of lavapipe's time
 	// on these small grids (fastCompileEnv).
@@ -136,7 +138,7 @@ func newEmulator(opts EmulatorOptions, onDevice bool) *emulator {
 	}
 	return &emulator{opts: opts, onDevice: onDevice, h: harness.New(harness.Options{Device: opts.Device, ChildArgv: opts.ChildArgv, ChildEnv: env, ChildMaxRSS: opts.ChildMaxRSS,
 		Timeout: opts.Timeout, SIMDWidth: opts.SIMDWidth, ReferenceCache: opts.ReferenceCache, Version: emulatorVersion, Grid: opts.Grid, BufferSize: opts.BufferSize,
-		DontUnrollLoops: fast, ShareRuns: !onDevice})}
+		DontUnrollLoops: fast, ScratchDepth: fast, ShareRuns: !onDevice})}
 }
 
 // reference is the CPU reference of m's entry point (harness.Reference).

@@ -212,7 +212,7 @@ func dispatch(ctx context.Context, dev *device.Device, spirv []byte, entry strin
 			stencil = make([]byte, dq.Width*dq.Height)
 		}
 		targets, err = dev.Draw(ctx, spirv, entry, device.DrawArgs{Width: dq.Width, Height: dq.Height, Targets: dq.Targets, Inputs: dq.Inputs, Bindings: binds, Timing: tm, Specialization: spec,
-			Depth: depth, Stencil: stencil, StencilClear: cpuref.ClearStencil})
+			Depth: depth, Stencil: stencil, StencilClear: cpuref.ClearStencil, ScratchDepth: dq.ScratchDepth})
 	default:
 		err = dev.Run(ctx, p, device.DispatchArgs{Groups: ref.Grid.Groups, Threads: ref.Grid.Threads, Bindings: binds, Timing: tm, Specialization: spec})
 	}

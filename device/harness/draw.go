@@ -19,6 +19,8 @@ type Draw struct {
 	Height  uint32              `json:"height"`
 	Targets []device.DrawTarget `json:"targets"`
 	Inputs  map[uint32][]uint32 `json:"inputs"`
+	// ScratchDepth is device.DrawArgs.ScratchDepth (Options.ScratchDepth).
+	ScratchDepth bool `json:"scratch_depth,omitempty"`
 }
 
 // drawRequestFor builds the draw of a fragment shader from its reflection and the reference.

@@ -68,6 +68,10 @@ type Options struct {
 	// leaves what the module computes unchanged and spares lavapipe the
 	// compile time of fully unrolled loops.
 	DontUnrollLoops bool
+	// ScratchDepth gives every draw Run sends a depth attachment tested
+	// with ALWAYS (device.DrawArgs.ScratchDepth): it changes no pixel and
+	// spares lavapipe a second compile of the fragment shader.
+	ScratchDepth bool
 	// ShareRuns lets requests identical in everything the device is given
 	// (requestKey: SPIR-V, inputs, grid, interface, draw or capture) share
 	// one run in this Harness's life: library variants whose bitcode differs
@@ -157,7 +161,8 @@ func (h *Harness) abandon(d *device.Device) {
 }
 
 // Run runs q: in a child when Options.ChildArgv is set, else on the shared
-// device, its loops marked first under Options.DontUnrollLoops, and only
+// device, its loops marked first under Options.DontUnrollLoops (its draw
+// given a scratch depth attachment under Options.ScratchDepth), and only
 // once per identical request under Options.ShareRuns. A reply without
 // Buffers carries the verdict that stopped it.
 func (h *Harness) Run(ctx context.Context, q Request) Reply {
@@ -167,6 +172,11 @@ func (h *Harness) Run(ctx context.Context, q Request) Reply {
 			return Reply{Name: q.Name, Verdict: fail(codes.EmulatorInterfaceMismatch, "loop controls", "marking the SPIR-V's loops DontUnroll: "+err.Error())}
 		}
 		q.SPIRV = b
+	}
+	if h.opts.ScratchDepth && q.Draw != nil {
+		d := *q.Draw
+		d.ScratchDepth = true
+		q.Draw = &d
 	}
 	if !h.opts.ShareRuns {
 		return h.run(ctx, q)

@@ -1,9 +1,12 @@
 package stages
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"encoding/binary"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -518,7 +521,7 @@ func TestEmulatorChildProcess(t *testing.T) {
 			fmt.Fprintf(os.Stderr, "GALLIVM_PERF=%q in a %s child\n", os.Getenv("GALLIVM_PERF"), os.Getenv("AIRPIPE_EMU_CHILD"))
 			os.Exit(3)
 		}
-		if err := harness.Serve(os.Stdin, os.Stdout); err != nil {
+		if err := harness.Serve(checkDraws(os.Stdin, fast), os.Stdout); err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
 		}
@@ -529,6 +532,29 @@ func TestEmulatorChildProcess(t *testing.T) {
 		_ = syscall.Kill(os.Getpid(), syscall.SIGKILL)
 		select {}
 	}
+}
+
+// checkDraws passes r's request lines on, and exits the child (status 3) at
+// a draw request that asks for a scratch depth attachment when scratch is
+// not set, or does not when it is.
+func checkDraws(r io.Reader, scratch bool) io.Reader {
+	pr, pw := io.Pipe()
+	go func() {
+		sc := bufio.NewScanner(r)
+		sc.Buffer(make([]byte, 1<<20), 1<<30)
+		for sc.Scan() {
+			line := sc.Bytes()
+			if bytes.Contains(line, []byte(`"draw":{`)) && bytes.Contains(line, []byte(`"scratch_depth":true`)) != scratch {
+				fmt.Fprintf(os.Stderr, "a draw request without the scratch depth attachment asked for (%v)\n", scratch)
+				os.Exit(3)
+			}
+			if _, err := pw.Write(append(line, '\n')); err != nil {
+				return
+			}
+		}
+		pw.CloseWithError(sc.Err())
+	}()
+	return pr
 }
 
 // TestEmulatorChild runs the dispatch in a child process: the verdict is the
@@ -703,35 +729,39 @@ func TestCompareNaN(t *testing.T) {
 	}
 }
 
-// TestEmulatorFastCompile judges a kernel with a loop twice through children:
-// with the stage's fast compile (loops marked DontUnroll, GALLIVM_PERF=nopt in
-// the child, which each child checks) and with lavapipe's defaults. Loop
-// controls and llvmpipe's optimisation passes change how long lavapipe
-// compiles, never what the kernel computes: both pass with the same output.
-// A child whose environment is not the one asked for exits, failing its row:
-// the check can fail.
+// TestEmulatorFastCompile judges a kernel with a loop and a fragment shader
+// twice each through children: with the stage's fast compile (loops marked
+// DontUnroll, draws with a scratch depth attachment, GALLIVM_PERF=nopt in the
+// child; each child checks its environment and every draw request it reads)
+// and with lavapipe's defaults. Loop controls, a depth test that passes every
+// fragment and llvmpipe's optimisation passes change how long lavapipe
+// compiles, never what the function computes: both pass with the same
+// output. A child whose environment or draws are not the ones asked for
+// exits, failing its row: the check can fail.
 func TestEmulatorFastCompile(t *testing.T) {
 	emuNeed(t)
 	t.Setenv("GALLIVM_PERF", "")
 	argv := []string{os.Args[0], "-test.run=^TestEmulatorChildProcess$"}
-	run := func(defaults bool, mode string) pipeline.Result {
-		m := emuModule(t, "testdata/emulator/bfloat_gemv.ll")
-		return Emulator(EmulatorOptions{ChildArgv: argv, ChildEnv: []string{"AIRPIPE_EMU_CHILD=" + mode}, LavapipeDefaults: defaults}).Run(context.Background(), m)
-	}
-	fast, slow := run(false, "serve-fast"), run(true, "serve-default")
-	for _, r := range []pipeline.Result{fast, slow} {
-		if r.Status != pipeline.Passed {
-			t.Fatalf("%s %s %q %s", r.Status, r.Code, r.Detail, r.Message)
+	for _, fixture := range []string{"bfloat_gemv.ll", "fragment.ll"} {
+		run := func(defaults bool, mode string) pipeline.Result {
+			m := emuModule(t, "testdata/emulator/"+fixture)
+			return Emulator(EmulatorOptions{ChildArgv: argv, ChildEnv: []string{"AIRPIPE_EMU_CHILD=" + mode}, LavapipeDefaults: defaults}).Run(context.Background(), m)
 		}
-	}
-	if fast.Data["output_sha256"] != slow.Data["output_sha256"] {
-		t.Fatalf("outputs differ: fast %s, defaults %s", fast.Data["output_sha256"], slow.Data["output_sha256"])
-	}
-	if r := run(true, "serve-fast"); r.Code != codes.EmulatorDriverCrash {
-		t.Fatalf("a default-compiling child that expected nopt: %s %s %s", r.Status, r.Code, r.Message)
-	}
-	if r := run(false, "serve-default"); r.Code != codes.EmulatorDriverCrash {
-		t.Fatalf("a fast-compiling child that expected the defaults: %s %s %s", r.Status, r.Code, r.Message)
+		fast, slow := run(false, "serve-fast"), run(true, "serve-default")
+		for _, r := range []pipeline.Result{fast, slow} {
+			if r.Status != pipeline.Passed {
+				t.Fatalf("%s: %s %s %q %s", fixture, r.Status, r.Code, r.Detail, r.Message)
+			}
+		}
+		if fast.Data["output_sha256"] != slow.Data["output_sha256"] {
+			t.Fatalf("%s: outputs differ: fast %s, defaults %s", fixture, fast.Data["output_sha256"], slow.Data["output_sha256"])
+		}
+		if r := run(true, "serve-fast"); r.Code != codes.EmulatorDriverCrash {
+			t.Fatalf("%s: a default-compiling child that expected the fast compile: %s %s %s", fixture, r.Status, r.Code, r.Message)
+		}
+		if r := run(false, "serve-default"); r.Code != codes.EmulatorDriverCrash {
+			t.Fatalf("%s: a fast-compiling child that expected the defaults: %s %s %s", fixture, r.Status, r.Code, r.Message)
+		}
 	}
 }
 

@@ -54,11 +54,12 @@ type DrawArgs struct {
 	// written; Draw copies it (row-major, a byte per pixel) into Stencil.
 	Stencil      []byte
 	StencilClear uint8
-	// ScratchDepth, when neither Depth nor Stencil is set, gives the draw a depth attachment
-	// that Draw tests (compare op ALWAYS, so every fragment passes and no pixel changes) and
-	// then drops. Lavapipe compiles a fragment shader once for such a draw, where an opaque one
-	// (no depth or stencil test, no blending, no discard, one target) gets a second,
-	// whole-block variant as well (llvmpipe's generate_variant), which a 4×4 draw never needs.
+	// ScratchDepth, when neither Depth nor Stencil is set, gives the draw the depth attachment
+	// Depth describes (compare op ALWAYS, so every fragment passes and no colour target or
+	// buffer changes), in a buffer of Draw's own that it drops after. Lavapipe compiles the
+	// fragment shader once for such a draw, where for an opaque one (no depth, stencil or
+	// alpha test, no blending or logic op, the first target's colour mask full, no discard)
+	// llvmpipe's generate_variant also builds a whole-block variant.
 	ScratchDepth bool
 	// Timing, when not nil, receives the GPU time of the command buffer that holds the draw
 	// and the copies of its targets (Draw splits after them).

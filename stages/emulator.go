@@ -20,7 +20,7 @@ import (
 )
 
 // emulatorVersion changes whenever the emulator stage's verdicts change.
-const emulatorVersion = "16"
+const emulatorVersion = "17"
 
 // EmulatorOptions configure the emulator stage.
 type EmulatorOptions struct {
@@ -95,9 +95,11 @@ func fastCompileEnv() []string {
 // Metal bounds in ULP rather than defines (sqrt, pow, exp ...) runs traced:
 // each recorded result is checked against its MSL §8.4 bound and the
 // reference takes the device's results, so the rest is compared exactly
-// (stages/approxtrace; pass_class approximate-substituted); so is one whose
-// output differs from the exactly dividing reference when it has fdivs that
-// fast math lets approximate (Table 8.2: 2.5 ulp).
+// (stages/approxtrace; pass_class approximate-substituted), and the traced
+// run's outputs are the ones compared when the run against the substituted
+// reference would be the same run but for the trace (judged_run); so is one
+// whose output differs from the exactly dividing reference when it has fdivs
+// that fast math lets approximate (Table 8.2: 2.5 ulp).
 // Anything not compared is unjudged with its own code and reason; a shader
 // that writes nothing is never passed.
 func Emulator(opts EmulatorOptions) pipeline.Stage[*Module] {
@@ -151,6 +153,28 @@ func (e *emulator) referenceWith(ctx context.Context, m *Module, fuse bool) (*cp
 	return e.h.Reference(ctx, harnessModule(m), fuse)
 }
 
+// JudgedTracedRun is the judged_run of a row whose outputs are its traced
+// run's (approxtrace.Traced.Outputs): the emulator then runs the function
+// once, traced, rather than traced and again as it is.
+const JudgedTracedRun = "traced: the outputs compared are the traced run's (this row's translation, byte for byte the translator's own, with each traced call's operands and result also stored), the run whose approximate results the reference took"
+
+// runOrTraced runs q on the device, or, in the emulator stage, takes its
+// outputs from t's traced run when q asks for that run but for the trace
+// and its SPIR-V is the translator's own translation of the function
+// traced (approxtrace.Traced.Outputs; t may be nil): the reply, the device time
+// (the traced run's when taken from it) and whether it was. The device
+// stage always runs q, the translation as it is, on the GPU.
+func (e *emulator) runOrTraced(ctx context.Context, q harness.Request, t *approxtrace.Traced) (harness.Reply, time.Duration, bool) {
+	if !e.onDevice {
+		if rep, ok := t.Outputs(q); ok {
+			return rep, t.RunTime, true
+		}
+	}
+	start := time.Now()
+	rep := e.h.Run(ctx, q)
+	return rep, time.Since(start), false
+}
+
 // harnessModule is what the harness computes m's reference from.
 func harnessModule(m *Module) harness.Module {
 	return harness.Module{SHA256: m.SHA256, Bitcode: m.Bitcode, Entry: m.Translation.Entry, Stage: m.Translation.Reflection.Stage, Wrapped: m.Wrapped}
@@ -190,13 +214,14 @@ func (e *emulator) run(ctx context.Context, m *Module) pipeline.Result {
 	var nj *cpuref.NotJudgeableError
 	var mode harness.Mode
 	var traced *approxtrace.Outcome
+	var tracedRun *approxtrace.Traced
 	if errors.As(err, &nj) && nj.Kind == cpuref.KindApproximate {
 		mod, ep, _, _ := entryOf(m) // mod is nil when there is none
 		t, r := approxtrace.Substitute(ctx, e.h, harnessModule(m), mod, ep, nj, e.opts.PrecomputeFused)
 		if t == nil {
 			return r
 		}
-		ref, err, mode, traced = t.Reference, nil, t.Mode, t.Outcome
+		ref, err, mode, traced, tracedRun = t.Reference, nil, t.Mode, t.Outcome, t
 	}
 	refTime := time.Since(start)
 	switch {
@@ -215,13 +240,14 @@ func (e *emulator) run(ctx context.Context, m *Module) pipeline.Result {
 	if !ok {
 		return judged(v)
 	}
-	start = time.Now()
-	rep := e.h.Run(ctx, q)
+	rep, devTime, fromTrace := e.runOrTraced(ctx, q, tracedRun)
 	if rep.Buffers == nil {
 		return judged(rep.Verdict)
 	}
+	if fromTrace {
+		refTime -= devTime
+	}
 	got := rep.Buffers
-	devTime := time.Since(start)
 	verdict := e.h.JudgeIn(ctx, harnessModule(m), ref, got, mode)
 	if traced == nil && verdict.Code == codes.EmulatorMismatch && len(ref.Divisions) > 0 {
 		// The exact reference is one answer Metal permits for fast-math
@@ -236,14 +262,16 @@ func (e *emulator) run(ctx context.Context, m *Module) pipeline.Result {
 		if q, v, ok = harness.Prepare(e.opts.Device, m.SHA256, m.Translation, ref); !ok {
 			return judged(v)
 		}
-		start = time.Now()
-		if rep = e.h.Run(ctx, q); rep.Buffers == nil {
+		if rep, devTime, fromTrace = e.runOrTraced(ctx, q, t); rep.Buffers == nil {
 			return judged(rep.Verdict)
 		}
-		got, devTime = rep.Buffers, time.Since(start)
+		got = rep.Buffers
 		verdict = e.h.JudgeIn(ctx, harnessModule(m), ref, got, mode)
 	}
 	r := judged(verdict)
+	if fromTrace {
+		r.Data["judged_run"] = JudgedTracedRun
+	}
 	if traced != nil {
 		// The calls of the reference the outputs passed against.
 		s := ref.Substituted

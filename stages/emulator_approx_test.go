@@ -13,7 +13,8 @@ import (
 // TestEmulatorApproximateSubstituted judges approx.ll (fast pow, fast
 // sqrt, fast sin, a half exp2, then exact arithmetic) on lavapipe with
 // the device's approximate results substituted into the reference: it
-// passes in its own class. An exact operation lowered wrong is still a
+// passes in its own class, judged on the traced run's outputs (the device
+// stage runs the translation as it is and agrees). An exact operation lowered wrong is still a
 // mismatch (every call answered from the records; the unmatched case is
 // approxtrace's TestAnnotate).
 func TestEmulatorApproximateSubstituted(t *testing.T) {
@@ -22,10 +23,16 @@ func TestEmulatorApproximateSubstituted(t *testing.T) {
 	m := emuModule(t, fixture)
 	r := Emulator(EmulatorOptions{}).Run(context.Background(), m)
 	if r.Status != pipeline.Passed || r.Data["pass_class"] != approxtrace.PassClass || r.Data["approximate_calls"] != "64" || r.Data["approximate_substituted"] != "64" ||
-		r.Data["approximate"] != "air.fast_exp2.v2f16,air.fast_pow.f32,air.fast_sin.f32,air.fast_sqrt.f32" {
+		r.Data["approximate"] != "air.fast_exp2.v2f16,air.fast_pow.f32,air.fast_sin.f32,air.fast_sqrt.f32" || r.Data["judged_run"] != JudgedTracedRun {
 		t.Fatalf("%s %s %q %s %v", r.Status, r.Code, r.Detail, r.Message, r.Data)
 	}
 	t.Log(r.Data)
+	// The device stage runs the translation as it is, after the traced
+	// run: the same verdict and output.
+	if rd := newEmulator(EmulatorOptions{}, true).run(context.Background(), emuModule(t, fixture)); rd.Status != pipeline.Passed || rd.Data["judged_run"] != "" ||
+		rd.Data["output_sha256"] != r.Data["output_sha256"] || rd.Data["pass_class"] != approxtrace.PassClass {
+		t.Fatalf("the device stage's emulator: %s %s %q %s %v", rd.Status, rd.Code, rd.Detail, rd.Message, rd.Data)
+	}
 	// Through a reference cache: the provisional reference is stored with
 	// its program, and a second run (the cached substituted reference, or
 	// the program run again) reaches the same verdict and output.
@@ -54,7 +61,7 @@ func TestEmulatorApproximateSubstituted(t *testing.T) {
 
 // TestEmulatorApproximateDraws: a fragment function's approximate calls
 // are traced pixel by pixel, a vertex function's vertex by vertex, and
-// substituted; each passes in its own class, and a wrong exact operation
+// substituted; each passes in its own class on its traced run's outputs, and a wrong exact operation
 // beside them is caught.
 func TestEmulatorApproximateDraws(t *testing.T) {
 	emuNeed(t)
@@ -68,7 +75,8 @@ func TestEmulatorApproximateDraws(t *testing.T) {
 	for _, c := range cases {
 		m := emuModule(t, c.fixture)
 		r := Emulator(EmulatorOptions{}).Run(context.Background(), m)
-		if r.Status != pipeline.Passed || r.Data["pass_class"] != approxtrace.PassClass || r.Data["approximate_calls"] != c.calls || r.Data["approximate_substituted"] != c.calls {
+		if r.Status != pipeline.Passed || r.Data["pass_class"] != approxtrace.PassClass || r.Data["approximate_calls"] != c.calls || r.Data["approximate_substituted"] != c.calls ||
+			r.Data["judged_run"] != JudgedTracedRun {
 			t.Fatalf("%s: %s %s %q %s %v", c.fixture, r.Status, r.Code, r.Detail, r.Message, r.Data)
 		}
 		t.Log(r.Data)

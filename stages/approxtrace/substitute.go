@@ -1,13 +1,18 @@
 package approxtrace
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"maps"
+	"reflect"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/airpipe/airpipe/compiler/air"
 	"github.com/airpipe/airpipe/compiler/cpuref"
+	"github.com/airpipe/airpipe/compiler/translate"
 	"github.com/airpipe/airpipe/device/harness"
 	"github.com/airpipe/airpipe/internal/codes"
 	"github.com/airpipe/airpipe/pipeline"
@@ -15,11 +20,67 @@ import (
 
 // Traced is a function's reference with the device's approximate results
 // substituted, ready to be compared like any other: the reference, the
-// mode it was built in, and the traced run's outcome (for Annotate).
+// mode it was built in, the traced run's outcome (for Annotate), and the
+// traced run itself (Outputs).
 type Traced struct {
 	Reference *cpuref.Result
 	Mode      harness.Mode
 	Outcome   *Outcome
+	// Run and Reply are the traced run's request and the device's reply;
+	// RunTime how long the run took.
+	Run     harness.Request
+	Reply   harness.Reply
+	RunTime time.Duration
+	// module and entry are the function the trace translated.
+	module *air.Module
+	entry  air.EntryPoint
+}
+
+// Outputs is what the traced run left in the function's own buffers,
+// render targets and outputs (every binding but the trace's), when q —
+// the function's run as the emulator asks for it against the substituted
+// reference — is the traced run but for the trace: the same device, entry
+// point, grid, inputs, interface and draw or capture, and as its SPIR-V the
+// translator's own translation of the function the trace translated
+// (translate.Translate, byte for byte). The traced SPIR-V is that
+// translation with each traced call's operands and result also stored
+// (translate.TranslateTraced), so this is the function computing on the
+// very run whose approximate results the reference took. false when q
+// asks for anything else, another SPIR-V included (q must then run).
+func (t *Traced) Outputs(q harness.Request) (harness.Reply, bool) {
+	if t == nil || t.Reply.Buffers == nil || t.Outcome == nil || t.module == nil {
+		return harness.Reply{}, false
+	}
+	binding := t.Outcome.Trace.Binding
+	traced, untraced := t.Run, q
+	traced.SPIRV, untraced.SPIRV = nil, nil
+	traced.Buffers = slices.DeleteFunc(slices.Clone(traced.Buffers), func(d cpuref.Data) bool { return d.Index == binding })
+	if traced.Kernel != nil {
+		k := *traced.Kernel
+		k.Buffers = slices.DeleteFunc(slices.Clone(k.Buffers), func(b cpuref.Buffer) bool { return b.Index == binding })
+		traced.Kernel = &k
+	}
+	// A list the trace buffer was the only entry of is as empty as one
+	// that never had it.
+	if len(traced.Buffers) == 0 && len(untraced.Buffers) == 0 {
+		traced.Buffers, untraced.Buffers = nil, nil
+	}
+	if traced.Kernel != nil && untraced.Kernel != nil && len(traced.Kernel.Buffers) == 0 && len(untraced.Kernel.Buffers) == 0 {
+		k := *untraced.Kernel
+		traced.Kernel.Buffers, k.Buffers = nil, nil
+		untraced.Kernel = &k
+	}
+	if !reflect.DeepEqual(traced, untraced) {
+		return harness.Reply{}, false
+	}
+	own, err := translate.Translate(t.module, t.entry)
+	if err != nil || !bytes.Equal(own.SPIRV, q.SPIRV) {
+		return harness.Reply{}, false
+	}
+	rep := t.Reply
+	rep.Buffers = maps.Clone(rep.Buffers)
+	delete(rep.Buffers, binding)
+	return rep, true
 }
 
 // Substitute judges a function the CPU reference set aside for
@@ -67,7 +128,9 @@ func Substitute(ctx context.Context, h *harness.Harness, hm harness.Module, m *a
 	if !ok {
 		return note("the traced run: " + v.Message)
 	}
+	start := time.Now()
 	rep := h.Run(ctx, q)
+	took := time.Since(start)
 	if rep.Buffers == nil {
 		return note("the traced dispatch: " + rep.Verdict.Message)
 	}
@@ -83,7 +146,7 @@ func Substitute(ctx context.Context, h *harness.Harness, hm harness.Module, m *a
 	if err != nil {
 		return note("the substituted reference: " + err.Error())
 	}
-	return &Traced{Reference: ref, Mode: mode, Outcome: o}, pipeline.Result{}
+	return &Traced{Reference: ref, Mode: mode, Outcome: o, Run: q, Reply: rep, RunTime: took, module: m, entry: ep}, pipeline.Result{}
 }
 
 // NoReference is the unjudged result of a function the CPU reference

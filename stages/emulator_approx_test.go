@@ -105,3 +105,17 @@ func TestEmulatorDivision(t *testing.T) {
 	}
 	t.Logf("%s: %s %q %s %v", f.name, r.Code, r.Detail, r.Message, r.Data)
 }
+
+// TestEmulatorApproximateDiscard: a fragment function that calls pow and
+// then discards half its pixels has every call recorded, the discarded
+// pixels' included (the trace's count is written before the invocation
+// becomes a helper, whose stores are not performed), so the reference takes
+// the device's result for all 16 and passes in its own class.
+func TestEmulatorApproximateDiscard(t *testing.T) {
+	emuNeed(t)
+	r := Emulator(EmulatorOptions{}).Run(context.Background(), emuModule(t, "testdata/emulator/fragment_approx_discard.ll"))
+	if r.Status != pipeline.Passed || r.Data["pass_class"] != approxtrace.PassClass || r.Data["approximate_calls"] != "16" || r.Data["approximate_substituted"] != "16" ||
+		r.Data["trace_records"] != "16" || r.Data["judged_run"] != JudgedTracedRun {
+		t.Fatalf("%s %s %q %s %v", r.Status, r.Code, r.Detail, r.Message, r.Data)
+	}
+}

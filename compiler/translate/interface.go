@@ -771,6 +771,7 @@ func (t *translator) ret(in *air.Ret) {
 			t.f.Emit(spirv.OpStore, uint32(o.v), uint32(x))
 		}
 	}
+	t.traceCount()
 	t.f.Emit(spirv.OpReturn)
 }
 

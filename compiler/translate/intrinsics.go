@@ -217,6 +217,7 @@ func (t *translator) intrinsic(c *air.Call, name string) (spirv.ID, bool) {
 		}
 		t.b.Extension("SPV_EXT_demote_to_helper_invocation")
 		t.b.Capability(spirv.CapabilityDemoteToHelperInvocationEXT)
+		t.traceCount()
 		t.f.Emit(spirv.OpDemoteToHelperInvocationEXT)
 		return 0, true
 	case strings.HasPrefix(op, "atomic."):

@@ -21,7 +21,9 @@ import (
 // gid.x + W·(gid.y + H·gid.z) with W×H×D the grid's size in threads) owns the
 // Trace.InvocationWords() words from word i·InvocationWords(): word 0 is the
 // number of traced calls the invocation made, then Capacity+1 records of
-// TraceRecordWords words. Call n (from 0) fills record min(n, Capacity): a
+// TraceRecordWords words (the count is written where the invocation stops
+// recording: each return of the entry point, and before a fragment
+// function's discard). Call n (from 0) fills record min(n, Capacity): a
 // count above Capacity means the invocation overflowed (its last record slot
 // was overwritten by each call past the capacity, and records past it are
 // lost), which the reader reports by name rather than judging. A record is
@@ -221,8 +223,7 @@ func (t *translator) traceRecord(tr *tracer, op TraceOp, ty air.Type, args []air
 	}
 	u := t.u32
 	cu := t.b.ConstantU32
-	inv := t.traceInvocation(tr)
-	base := t.f.Op(spirv.OpIMul, u, inv, cu(uint32(tr.info.InvocationWords()*4)))
+	base := t.traceBase(tr)
 	n := t.f.Op(spirv.OpLoad, u, tr.counter)
 	n1 := t.f.Op(spirv.OpIAdd, u, n, cu(1))
 	t.f.Emit(spirv.OpStore, uint32(tr.counter), uint32(n1))
@@ -230,13 +231,35 @@ func (t *translator) traceRecord(tr *tracer, op TraceOp, ty air.Type, args []air
 	rec := t.f.Op(spirv.OpIAdd, u, base, t.f.Op(spirv.OpIMul, u, slot, cu(TraceRecordWords*4)))
 	rec = t.f.Op(spirv.OpIAdd, u, rec, cu(4))
 	i32 := &air.IntType{Bits: 32}
-	t.store(t.makePointer(tr.root, base, 0), 0, i32, n1, 4)
 	p := t.makePointer(tr.root, rec, 0)
 	t.store(p, 0, i32, cu(uint32(k)), 4)
 	for i, a := range args {
 		t.store(p, uint64(4+i*traceSlotBytes), ty, t.value(a), 4)
 	}
 	t.store(p, uint64(4+len(args)*traceSlotBytes), ty, r, 4)
+}
+
+// traceBase is the byte offset of the invocation's region in the trace
+// buffer.
+func (t *translator) traceBase(tr *tracer) spirv.ID {
+	return t.f.Op(spirv.OpIMul, t.u32, t.traceInvocation(tr), t.b.ConstantU32(uint32(tr.info.InvocationWords()*4)))
+}
+
+// traceCount writes the invocation's call count, word 0 of its region,
+// when the translation is instrumented: at each return of the entry point
+// and before a fragment function demotes itself to a helper invocation
+// (whose stores are not performed), the points past which the invocation
+// records nothing. A record leaves the count to these, one store per
+// invocation's end rather than one per call: every store is a loop over
+// the lanes in llvmpipe's code.
+func (t *translator) traceCount() {
+	if t.opts.trace == 0 {
+		return
+	}
+	tr := t.tracerState()
+	base := t.traceBase(tr)
+	n := t.f.Op(spirv.OpLoad, t.u32, tr.counter)
+	t.store(t.makePointer(tr.root, base, 0), 0, &air.IntType{Bits: 32}, n, 4)
 }
 
 // traceInvocation is the invocation's index: gid.x + W·(gid.y + H·gid.z)

@@ -31,3 +31,14 @@ func requestKey(q Request) (string, error) {
 	}
 	return k.String(), nil
 }
+
+// SameRun says whether a and b give a device the same run: everything
+// requestKey names, the request's name aside.
+func SameRun(a, b Request) bool {
+	ka, err := requestKey(a)
+	if err != nil {
+		return false
+	}
+	kb, err := requestKey(b)
+	return err == nil && ka == kb
+}

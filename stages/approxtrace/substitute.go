@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"maps"
-	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -40,9 +39,9 @@ type Traced struct {
 // render targets and outputs (every binding but the trace's), when q —
 // the function's run as the emulator asks for it against the substituted
 // reference — is the traced run but for the trace: the same device, entry
-// point, grid, inputs, interface and draw or capture, and as its SPIR-V the
-// translator's own translation of the function the trace translated
-// (translate.Translate, byte for byte). The traced SPIR-V is that
+// point, grid, inputs, interface and draw or capture (harness.SameRun), and
+// as its SPIR-V the translator's own translation of the function the trace
+// translated (translate.Translate, byte for byte). The traced SPIR-V is that
 // translation with each traced call's operands and result also stored
 // (translate.TranslateTraced), so this is the function computing on the
 // very run whose approximate results the reference took. false when q
@@ -52,25 +51,9 @@ func (t *Traced) Outputs(q harness.Request) (harness.Reply, bool) {
 		return harness.Reply{}, false
 	}
 	binding := t.Outcome.Trace.Binding
-	traced, untraced := t.Run, q
-	traced.SPIRV, untraced.SPIRV = nil, nil
-	traced.Buffers = slices.DeleteFunc(slices.Clone(traced.Buffers), func(d cpuref.Data) bool { return d.Index == binding })
-	if traced.Kernel != nil {
-		k := *traced.Kernel
-		k.Buffers = slices.DeleteFunc(slices.Clone(k.Buffers), func(b cpuref.Buffer) bool { return b.Index == binding })
-		traced.Kernel = &k
-	}
-	// A list the trace buffer was the only entry of is as empty as one
-	// that never had it.
-	if len(traced.Buffers) == 0 && len(untraced.Buffers) == 0 {
-		traced.Buffers, untraced.Buffers = nil, nil
-	}
-	if traced.Kernel != nil && untraced.Kernel != nil && len(traced.Kernel.Buffers) == 0 && len(untraced.Kernel.Buffers) == 0 {
-		k := *untraced.Kernel
-		traced.Kernel.Buffers, k.Buffers = nil, nil
-		untraced.Kernel = &k
-	}
-	if !reflect.DeepEqual(traced, untraced) {
+	traced := withoutBinding(t.Run, binding)
+	traced.SPIRV = q.SPIRV
+	if !harness.SameRun(traced, withoutBinding(q, binding)) {
 		return harness.Reply{}, false
 	}
 	own, err := translate.Translate(t.module, t.entry)
@@ -81,6 +64,24 @@ func (t *Traced) Outputs(q harness.Request) (harness.Reply, bool) {
 	rep.Buffers = maps.Clone(rep.Buffers)
 	delete(rep.Buffers, binding)
 	return rep, true
+}
+
+// withoutBinding is q without buffer binding among its inputs and its
+// kernel's buffers (a list left empty is nil, as one that never had it).
+func withoutBinding(q harness.Request, binding int) harness.Request {
+	q.Buffers = slices.DeleteFunc(slices.Clone(q.Buffers), func(d cpuref.Data) bool { return d.Index == binding })
+	if len(q.Buffers) == 0 {
+		q.Buffers = nil
+	}
+	if q.Kernel != nil {
+		k := *q.Kernel
+		k.Buffers = slices.DeleteFunc(slices.Clone(k.Buffers), func(b cpuref.Buffer) bool { return b.Index == binding })
+		if len(k.Buffers) == 0 {
+			k.Buffers = nil
+		}
+		q.Kernel = &k
+	}
+	return q
 }
 
 // Substitute judges a function the CPU reference set aside for
